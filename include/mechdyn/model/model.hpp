@@ -1,0 +1,98 @@
+// The constant description of a mechanism (the Model of the Model/Data split).
+//
+// A Model is built once (from a file by io/model_file.hpp, or in code), validated
+// and finalised by `finalize_model`, and never written by an algorithm. Bodies are
+// numbered 0..n−1 in file order; every body's parent comes before it (−1 = ground).
+// Body i is attached to its parent by joint i. All vectors are in the natural frame
+// (world directions at q = 0): see ../shared/spec/model-format.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mechdyn/math/types.hpp"
+#include "mechdyn/model/joint.hpp"
+
+namespace mechdyn {
+
+inline constexpr int kGround = -1;
+
+/// One rigid body.
+struct Body {
+  std::string name;
+  int parent = kGround;                 // index of the parent body, kGround for the base
+  double mass = 0.0;                    // m_l (kg)
+  Vec3 com = Vec3::Zero();              // r^{l}_{lI}: body frame origin → centre of mass (body frame)
+  Mat3 inertia = Mat3::Zero();          // J_{lI}: inertia tensor about the centre of mass (body frame)
+};
+
+/// A point fixed on a body (loops, markers), from the body frame origin, body frame.
+struct BodyPoint {
+  int body = kGround;  // kGround: a point fixed in the world
+  Vec3 point = Vec3::Zero();
+};
+
+enum class LoopType { Revolute, Prismatic, Universal, Spherical, Fixed, PlanarRevolute };
+const char* loop_type_name(LoopType type);
+std::optional<LoopType> loop_type_from_name(const std::string& name);
+
+/// A cut joint closing a kinematic loop (model-format.md "loops"). Parsed and validated
+/// now; closure equations and constrained dynamics come with the closed-chain issue.
+struct Loop {
+  std::string name;
+  LoopType type = LoopType::Spherical;
+  BodyPoint a;
+  BodyPoint b;
+  Vec3 axis = Vec3::UnitZ();         // revolute, prismatic (world directions at q = 0)
+  Vec3 second_axis = Vec3::UnitY();  // universal
+};
+
+/// A named point on a body whose world position the kinematics reports.
+struct Marker {
+  std::string name;
+  BodyPoint at;
+};
+
+struct Model {
+  std::string name;
+  Vec3 gravity{0.0, 0.0, -9.81};  // g (m/s²), world frame
+  std::vector<Body> bodies;
+  std::vector<Joint> joints;       // joints[i] attaches bodies[i] to its parent
+  std::vector<Loop> loops;
+  std::vector<Marker> markers;
+
+  // ---- derived by finalize_model ------------------------------------------
+  int nq = 0;  // configuration size
+  int nv = 0;  // velocity size (degrees of freedom of the spanning tree)
+  std::vector<std::vector<int>> children;  // children[i]: bodies whose parent is i
+  std::vector<std::vector<int>> subtree;   // subtree[i]: i and all its descendants (uL), in body order
+  std::vector<int> dof_body;               // dof_body[k]: body whose joint owns velocity k
+  std::vector<int> dof_parent;             // λ(k): the nearest velocity index above k in the tree, −1 at a root
+  std::vector<int> body_depth;             // number of bodies from ground to i (roots: 1)
+
+  int num_bodies() const { return static_cast<int>(bodies.size()); }
+
+  /// Index of a body or joint by name; std::nullopt when there is none.
+  std::optional<int> body_index(const std::string& body_name) const;
+  std::optional<int> joint_index(const std::string& joint_name) const;
+
+  /// True when body `ancestor` is `body` or lies on the chain from ground to `body`.
+  bool is_ancestor_or_self(int ancestor, int body) const;
+
+  /// The neutral configuration q0 (zeros and identity quaternions), size nq.
+  VecX neutral_configuration() const;
+};
+
+/// Validates a model built in code or read from a file and computes the derived
+/// topology (sizes, indices, subtrees, λ). Throws ModelError naming the element.
+/// `source` (e.g. the file name) prefixes every message.
+void finalize_model(Model& model, const std::string& source = "model");
+
+}  // namespace mechdyn
+
+namespace mechdyn {
+/// Throws ModelError unless `inertia` is finite, symmetric, positive semi-definite and
+/// satisfies the triangle inequalities; `element` names the body in the message.
+void check_inertia(const Mat3& inertia, const std::string& source, const std::string& element);
+}  // namespace mechdyn

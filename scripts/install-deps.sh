@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs every Debian package mechdyn needs to build, test, benchmark and plot.
+# Debian 12 (bookworm), run as root. Idempotent: installs only what is missing.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config git
+  libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev
+  python3-matplotlib
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,192 @@
+// Model validation and derived topology.
+#include "mechdyn/model/model.hpp"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include <Eigen/Eigenvalues>
+
+#include "mechdyn/errors.hpp"
+
+namespace mechdyn {
+
+const char* loop_type_name(LoopType type) {
+  switch (type) {
+    case LoopType::Revolute: return "revolute";
+    case LoopType::Prismatic: return "prismatic";
+    case LoopType::Universal: return "universal";
+    case LoopType::Spherical: return "spherical";
+    case LoopType::Fixed: return "fixed";
+    case LoopType::PlanarRevolute: return "planar-revolute";
+  }
+  return "unknown";
+}
+
+std::optional<LoopType> loop_type_from_name(const std::string& name) {
+  for (LoopType t : {LoopType::Revolute, LoopType::Prismatic, LoopType::Universal, LoopType::Spherical,
+                     LoopType::Fixed, LoopType::PlanarRevolute}) {
+    if (name == loop_type_name(t)) return t;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> Model::body_index(const std::string& body_name) const {
+  for (int i = 0; i < num_bodies(); ++i) {
+    if (bodies[i].name == body_name) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> Model::joint_index(const std::string& joint_name) const {
+  for (int i = 0; i < static_cast<int>(joints.size()); ++i) {
+    if (joints[i].name == joint_name) return i;
+  }
+  return std::nullopt;
+}
+
+bool Model::is_ancestor_or_self(int ancestor, int body) const {
+  for (int b = body; b != kGround; b = bodies[b].parent) {
+    if (b == ancestor) return true;
+  }
+  return false;
+}
+
+VecX Model::neutral_configuration() const {
+  VecX q(nq);
+  for (const Joint& j : joints) joint_neutral_configuration(j, q.data() + j.q_index);
+  return q;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const std::string& element, const std::string& problem) {
+  throw ModelError(source + ": " + element + ": " + problem);
+}
+
+bool finite(const Vec3& v) { return v.allFinite(); }
+
+void check_unit_axis(Vec3& axis, const std::string& source, const std::string& element, const char* key) {
+  if (!finite(axis)) fail(source, element, std::string(key) + " is not finite");
+  const double norm = axis.norm();
+  if (norm < 1e-12) fail(source, element, std::string(key) + " is a zero vector");
+  axis /= norm;
+}
+
+}  // namespace
+
+void check_inertia(const Mat3& inertia, const std::string& source, const std::string& element) {
+  if (!inertia.allFinite()) fail(source, element, "inertia is not finite");
+  const double scale = std::max(1.0, inertia.cwiseAbs().maxCoeff());
+  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
+    fail(source, element, "inertia is not symmetric");
+  Eigen::SelfAdjointEigenSolver<Mat3> eig(inertia, Eigen::EigenvaluesOnly);
+  const Vec3 l = eig.eigenvalues();
+  const double tol = 1e-12 * scale;
+  if (l.minCoeff() < -tol) {
+    std::ostringstream s;
+    s << "inertia is not positive semi-definite (smallest eigenvalue " << l.minCoeff() << ")";
+    fail(source, element, s.str());
+  }
+  // Triangle inequalities hold for the principal moments of any real body.
+  if (l(0) + l(1) < l(2) - tol || l(0) + l(2) < l(1) - tol || l(1) + l(2) < l(0) - tol)
+    fail(source, element, "inertia breaks the triangle inequality (I1 + I2 >= I3 for principal moments)");
+  const double ixx = inertia(0, 0), iyy = inertia(1, 1), izz = inertia(2, 2);
+  if (ixx + iyy < izz - tol || ixx + izz < iyy - tol || iyy + izz < ixx - tol)
+    fail(source, element, "inertia breaks the triangle inequality (ixx + iyy >= izz and permutations)");
+}
+
+void finalize_model(Model& model, const std::string& source) {
+  const int n = model.num_bodies();
+  if (n == 0) fail(source, "bodies", "the model has no bodies");
+  if (!finite(model.gravity)) fail(source, "gravity", "is not finite");
+  if (static_cast<int>(model.joints.size()) != n)
+    fail(source, "joints", "there must be exactly one joint per body");
+
+  std::set<std::string> body_names, joint_names;
+  model.children.assign(n, {});
+  model.nq = 0;
+  model.nv = 0;
+  for (int i = 0; i < n; ++i) {
+    Body& body = model.bodies[i];
+    Joint& joint = model.joints[i];
+    const std::string element = "body '" + body.name + "'";
+    if (body.name.empty()) fail(source, "bodies[" + std::to_string(i) + "]", "has no name");
+    if (body.name == "ground") fail(source, element, "the name 'ground' is reserved for the base");
+    if (!body_names.insert(body.name).second) fail(source, element, "duplicate body name");
+    if (joint.name.empty()) joint.name = body.name;
+    if (!joint_names.insert(joint.name).second) fail(source, "joint '" + joint.name + "'", "duplicate joint name");
+    if (body.parent != kGround && (body.parent < 0 || body.parent >= i))
+      fail(source, element, "parent must be ground or a body defined before it");
+    if (body.parent != kGround) model.children[body.parent].push_back(i);
+    if (!std::isfinite(body.mass)) fail(source, element, "mass is not finite");
+    if (body.mass < 0.0) fail(source, element, "mass must be positive");
+    if (!finite(body.com)) fail(source, element, "com is not finite");
+    check_inertia(body.inertia, source, element);
+    if (!finite(joint.origin)) fail(source, "joint '" + joint.name + "'", "origin is not finite");
+    const std::string jelement = "joint '" + joint.name + "'";
+    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic ||
+        joint.type == JointType::Universal)
+      check_unit_axis(joint.axis, source, jelement, joint.type == JointType::Universal ? "axes[0]" : "axis");
+    if (joint.type == JointType::Universal) {
+      check_unit_axis(joint.second_axis, source, jelement, "axes[1]");
+      if (joint.axis.cross(joint.second_axis).norm() < 1e-9)
+        fail(source, jelement, "universal joint axes are parallel");
+    }
+    joint.nq = joint_nq(joint.type);
+    joint.nv = joint_nv(joint.type);
+    joint.q_index = model.nq;
+    joint.v_index = model.nv;
+    model.nq += joint.nq;
+    model.nv += joint.nv;
+  }
+  // A massless body is allowed only where it carries a child (composite joints).
+  for (int i = 0; i < n; ++i) {
+    if (model.bodies[i].mass == 0.0 && model.children[i].empty())
+      fail(source, "body '" + model.bodies[i].name + "'",
+           "mass must be positive (a massless body must carry a child)");
+  }
+
+  model.subtree.assign(n, {});
+  for (int i = n - 1; i >= 0; --i) {
+    std::vector<int>& s = model.subtree[i];
+    s.push_back(i);
+    for (int c : model.children[i]) s.insert(s.end(), model.subtree[c].begin(), model.subtree[c].end());
+    std::sort(s.begin(), s.end());
+  }
+  model.body_depth.assign(n, 0);
+  for (int i = 0; i < n; ++i) {
+    const int p = model.bodies[i].parent;
+    model.body_depth[i] = (p == kGround ? 0 : model.body_depth[p]) + 1;
+  }
+  model.dof_body.assign(model.nv, 0);
+  model.dof_parent.assign(model.nv, -1);
+  std::vector<int> last_dof(n, -1);  // last velocity index on the path ground → i
+  for (int i = 0; i < n; ++i) {
+    const Joint& joint = model.joints[i];
+    const int p = model.bodies[i].parent;
+    int above = (p == kGround) ? -1 : last_dof[p];
+    for (int k = 0; k < joint.nv; ++k) {
+      const int dof = joint.v_index + k;
+      model.dof_body[dof] = i;
+      model.dof_parent[dof] = above;
+      above = dof;
+    }
+    last_dof[i] = above;
+  }
+
+  for (const Loop& loop : model.loops) {
+    const std::string element = "loop '" + loop.name + "'";
+    for (const BodyPoint* bp : {&loop.a, &loop.b}) {
+      if (bp->body != kGround && (bp->body < 0 || bp->body >= n)) fail(source, element, "unknown body");
+      if (!finite(bp->point)) fail(source, element, "point is not finite");
+    }
+    if (loop.a.body == loop.b.body) fail(source, element, "a and b are the same body");
+  }
+  for (const Marker& marker : model.markers) {
+    if (marker.at.body != kGround && (marker.at.body < 0 || marker.at.body >= n))
+      fail(source, "marker '" + marker.name + "'", "unknown body");
+  }
+}
+
+}  // namespace mechdyn
