@@ -1,0 +1,12 @@
+// Kinetic and potential energy of a tree: T = ½ Σ (m v_Iᵀ v_I + ωᵀ J ω), V = −Σ m gᵀ r_I
+// (explicit-canonical-dynamics-joint-friction eq. 12).
+#pragma once
+
+#include "mechdyn/model/data.hpp"
+
+namespace mechdyn {
+
+double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v);
+double potential_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q);
+
+}  // namespace mechdyn

@@ -1,0 +1,13 @@
+// Recursive Newton–Euler inverse dynamics in world coordinates.
+// Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008) §5.3, Table 5.1.
+#pragma once
+
+#include "mechdyn/model/data.hpp"
+
+namespace mechdyn {
+
+/// tau = M a + h into data.tau (data.body_force holds the joint forces f_i). No allocation.
+const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                 const Eigen::Ref<const VecX>& a);
+
+}  // namespace mechdyn

@@ -1,0 +1,19 @@
+// Branch-sparse factorisation M = Lᵀ D L of the joint-space inertia matrix.
+//
+// Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008) §6.5 (LTDL with the
+// expanded parent array λ, model.dof_parent): fill-in never leaves the tree's
+// ancestor pattern, so branches cost nothing. Cost O(Σ depth²).
+#pragma once
+
+#include "mechdyn/model/data.hpp"
+
+namespace mechdyn {
+
+/// Factors data.mass_matrix into data.mass_matrix_factor. Throws SolverError naming
+/// the velocity coordinate when M is not positive definite. No allocation.
+void factor_mass_matrix(const Model& model, Data& data);
+
+/// Solves M x = b in place with the factor (x holds b on entry). No allocation.
+void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x);
+
+}  // namespace mechdyn

@@ -1,0 +1,22 @@
+// Reading model files (../shared/spec/model-format.md, version 1).
+//
+// Every error is a ModelError whose one-line message names the file, the element
+// (e.g. "bodies[2] 'L2' joint.axis") and the problem. Unknown keys are not errors:
+// they are reported as warnings (one line each) through `warnings`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mechdyn/model/model.hpp"
+
+namespace mechdyn {
+
+/// Reads, validates and finalises the model in the YAML file at `path`.
+Model load_model_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
+
+/// The same from YAML text; `source` names it in messages (e.g. "<inline>").
+Model parse_model_string(const std::string& yaml_text, const std::string& source,
+                         std::vector<std::string>* warnings = nullptr);
+
+}  // namespace mechdyn
