@@ -39,6 +39,9 @@ Data::Data(const Model& model) {
   }
   aba_u = VecX::Zero(nv);
 
+  loop_residual = VecX::Zero(model.num_loop_rows);
+  loop_jacobian = MatX::Zero(model.num_loop_rows, nv);
+
   mass_matrix_factor = MatX::Zero(nv, nv);
   work = VecX::Zero(nv);
 }

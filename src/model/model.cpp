@@ -23,6 +23,18 @@ const char* loop_type_name(LoopType type) {
   return "unknown";
 }
 
+int loop_rows(LoopType type) {
+  switch (type) {
+    case LoopType::Spherical: return 3;
+    case LoopType::Revolute: return 5;
+    case LoopType::Prismatic: return 5;
+    case LoopType::Universal: return 4;
+    case LoopType::Fixed: return 6;
+    case LoopType::PlanarRevolute: return 2;
+  }
+  return 0;
+}
+
 std::optional<LoopType> loop_type_from_name(const std::string& name) {
   for (LoopType t : {LoopType::Revolute, LoopType::Prismatic, LoopType::Universal, LoopType::Spherical,
                      LoopType::Fixed, LoopType::PlanarRevolute}) {
@@ -175,8 +187,18 @@ void finalize_model(Model& model, const std::string& source) {
     last_dof[i] = above;
   }
 
-  for (const Loop& loop : model.loops) {
+  model.loop_row_index.clear();
+  model.num_loop_rows = 0;
+  std::set<std::string> loop_names;
+  for (Loop& loop : model.loops) {
     const std::string element = "loop '" + loop.name + "'";
+    if (!loop_names.insert(loop.name).second) fail(source, element, "duplicate loop name");
+    if (loop.type == LoopType::Revolute || loop.type == LoopType::Prismatic ||
+        loop.type == LoopType::Universal || loop.type == LoopType::PlanarRevolute)
+      check_unit_axis(loop.axis, source, element, loop.type == LoopType::Universal ? "axes[0]" : "axis");
+    if (loop.type == LoopType::Universal) check_unit_axis(loop.second_axis, source, element, "axes[1]");
+    model.loop_row_index.push_back(model.num_loop_rows);
+    model.num_loop_rows += loop_rows(loop.type);
     for (const BodyPoint* bp : {&loop.a, &loop.b}) {
       if (bp->body != kGround && (bp->body < 0 || bp->body >= n)) fail(source, element, "unknown body");
       if (!finite(bp->point)) fail(source, element, "point is not finite");

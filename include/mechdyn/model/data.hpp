@@ -56,6 +56,10 @@ struct Data {
   std::vector<SmallMat> aba_d_inverse;            // ABA D⁻¹ = (Sᵀ U)⁻¹, per joint
   VecX aba_u;                                     // ABA u = τ − Sᵀ p^A, per velocity coordinate
 
+  // ---- loop closure (constraints/loop_closure.hpp) ------------------------------
+  VecX loop_residual;   // Φ(q): position closure residual, model.num_loop_rows (EC eq. 24 integrated)
+  MatX loop_jacobian;   // ∂Φ/∂q · (velocity map): rows × nv, so that Φ̇ = J q̇ (EC eq. 24)
+
   // ---- sparse factorisation M = Lᵀ D L (dynamics/sparse_cholesky.hpp) ---------
   MatX mass_matrix_factor;  // L (strict lower, unit diagonal implied) and D on the diagonal
   VecX work;                // nv scratch

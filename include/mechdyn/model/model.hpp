@@ -35,6 +35,9 @@ struct BodyPoint {
 
 enum class LoopType { Revolute, Prismatic, Universal, Spherical, Fixed, PlanarRevolute };
 const char* loop_type_name(LoopType type);
+/// Number of scalar closure equations of a cut joint: spherical 3, revolute 5,
+/// prismatic 5, universal 4, fixed 6, planar-revolute 2.
+int loop_rows(LoopType type);
 std::optional<LoopType> loop_type_from_name(const std::string& name);
 
 /// A cut joint closing a kinematic loop (model-format.md "loops"). Parsed and validated
@@ -70,6 +73,8 @@ struct Model {
   std::vector<int> dof_body;               // dof_body[k]: body whose joint owns velocity k
   std::vector<int> dof_parent;             // λ(k): the nearest velocity index above k in the tree, −1 at a root
   std::vector<int> body_depth;             // number of bodies from ground to i (roots: 1)
+  std::vector<int> loop_row_index;         // first closure-equation row of each loop
+  int num_loop_rows = 0;                   // rows of all closure equations together
 
   int num_bodies() const { return static_cast<int>(bodies.size()); }
 
