@@ -1,0 +1,93 @@
+// mechdyn info: the structure of a model (bodies, joints, coordinates, chains, loops).
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace mechdyn::cli {
+
+namespace {
+
+std::string vec3_text(const Vec3& x) {
+  char buffer[128];
+  std::snprintf(buffer, sizeof buffer, "[%g, %g, %g]", x.x(), x.y(), x.z());
+  return buffer;
+}
+
+std::string range_text(int first, int count) {
+  if (count == 0) return "-";
+  if (count == 1) return std::to_string(first);
+  return std::to_string(first) + ".." + std::to_string(first + count - 1);
+}
+
+std::string body_name(const Model& model, int body) { return body == kGround ? "ground" : model.bodies[body].name; }
+
+std::string run_info(const std::string& model_path) {
+  const Model model = load_model(model_path);
+  std::ostringstream out;
+  out << "model      " << model.name << "\n";
+  out << "nq         " << model.nq << "\n";
+  out << "nv         " << model.nv << "\n";
+  out << "gravity    " << vec3_text(model.gravity) << " m/s^2\n";
+  double total_mass = 0.0;
+  for (const Body& b : model.bodies) total_mass += b.mass;
+  char line[512];
+  std::snprintf(line, sizeof line, "total mass %g kg\n\n", total_mass);
+  out << line;
+
+  out << "bodies\n";
+  std::snprintf(line, sizeof line, "  %-3s %-14s %-14s %-14s %-10s %-6s %-6s %-9s %-26s %s\n", "#", "body", "parent",
+                "joint", "type", "q", "v", "mass/kg", "com/m", "subtree");
+  out << line;
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    const Body& b = model.bodies[l];
+    const Joint& j = model.joints[l];
+    std::string subtree;
+    for (int s : model.subtree[l]) subtree += (subtree.empty() ? "" : ",") + model.bodies[s].name;
+    std::snprintf(line, sizeof line, "  %-3d %-14s %-14s %-14s %-10s %-6s %-6s %-9g %-26s %s\n", l, b.name.c_str(),
+                  body_name(model, b.parent).c_str(), j.name.c_str(), joint_type_name(j.type),
+                  range_text(j.q_index, j.nq).c_str(), range_text(j.v_index, j.nv).c_str(), b.mass,
+                  vec3_text(b.com).c_str(), subtree.c_str());
+    out << line;
+  }
+
+  out << "\nchains (ground -> leaf)\n";
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    if (!model.children[l].empty()) continue;
+    std::string chain;
+    for (int b = l; b != kGround; b = model.bodies[b].parent) chain = " -> " + model.bodies[b].name + chain;
+    out << "  ground" << chain << "\n";
+  }
+
+  out << "\nloops";
+  if (model.loops.empty()) out << " (none)\n";
+  else out << "\n";
+  for (const Loop& loop : model.loops) {
+    out << "  " << loop.name << ": " << loop_type_name(loop.type) << " cut joint, " << body_name(model, loop.a.body)
+        << " " << vec3_text(loop.a.point) << " to " << body_name(model, loop.b.body) << " "
+        << vec3_text(loop.b.point) << "; closure not yet analysed\n";
+  }
+  out << "\nmarkers";
+  if (model.markers.empty()) out << " (none)\n";
+  else out << "\n";
+  for (const Marker& marker : model.markers)
+    out << "  " << marker.name << ": " << body_name(model, marker.at.body) << " " << vec3_text(marker.at.point) << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, CommandRunner& selected) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand("info", "The structure of a model: bodies, joints, coordinates, chains, loops.");
+  sub->add_option("MODEL", *path, "model file (YAML, model-format.md)")->required();
+  sub->footer(
+      "Examples:\n"
+      "  mechdyn info examples/models/five_axis_tree.yaml\n"
+      "Reader warnings (unknown keys) go to standard error.");
+  sub->callback([path, &selected] { selected = [path] { return run_info(*path); }; });
+}
+
+}  // namespace mechdyn::cli

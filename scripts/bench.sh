@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds the benchmarks (Release, in build-bench/), runs bench/bench_dynamics.cpp and
+# prints a markdown table comparing each explicit method with its recursive baseline:
+#
+#   | case | model | explicit ns | recursive ns | explicit/recursive |
+#
+# Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
+#   --smoke   a quick CI run: --benchmark_min_time=0.01 (libbenchmark 1.7: plain
+#             seconds) on the five-axis tree and the 10-link chain only.
+# Environment: BUILD_DIR (default <repo>/build-bench), JOBS (default 2).
+# Timings are CPU ns per call (Google Benchmark cpu_time, which a busy machine
+# disturbs less than wall-clock real_time); compare them only within one run on one
+# machine.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-$repo/build-bench}"
+jobs="${JOBS:-2}"
+python=/usr/bin/python3  # Debian's python; the python3 on PATH may be another one
+
+smoke=0
+extra=()
+for arg in "$@"; do
+  case "$arg" in
+    --smoke) smoke=1 ;;
+    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) extra+=("$arg") ;;
+  esac
+done
+
+cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
+  -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench >/dev/null
+
+json="$build_dir/bench-results.json"
+flags=(--benchmark_out="$json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  flags+=(--benchmark_min_time=0.01 '--benchmark_filter=/(five_axis_tree|serial_chain_10)$')
+fi
+"$build_dir/bench/mechdyn_bench" "${flags[@]}" "${extra[@]}"
+
+echo
+"$python" - "$json" <<'PY'
+import json
+import sys
+
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+
+# case label -> (explicit method, recursive baseline)
+PAIRS = [
+    ("mass matrix M", "explicit_mass_matrix", "crba"),
+    ("mass matrix M (direct eqs. 30-37)", "explicit_mass_matrix_direct", "crba"),
+    ("bias force h", "explicit_bias_force", "rnea_bias"),
+    ("inverse dynamics", "explicit_inverse_dynamics", "rnea"),
+    ("forward dynamics", "explicit_forward_dynamics", "aba"),
+    ("joint reactions", "joint_reactions", "rnea"),
+]
+
+times = {}    # (method, model) -> ns per call
+errors = {}   # (method, model) -> message
+models = []   # in run order
+medians = {}
+for b in report.get("benchmarks", []):
+    name = b.get("run_name", b["name"])
+    method, _, model = name.partition("/")
+    if model not in models:
+        models.append(model)
+    if b.get("error_occurred"):
+        errors[(method, model)] = b.get("error_message", "error")
+        continue
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+    ns = b["cpu_time"] * scale
+    if b.get("run_type") == "aggregate":
+        if b.get("aggregate_name") == "median":
+            medians[(method, model)] = ns
+    else:
+        times.setdefault((method, model), ns)
+times.update(medians)
+
+context = report.get("context", {})
+print(f"commit {context.get('mechdyn.commit', 'unknown')}, CPU {context.get('mechdyn.cpu', 'unknown')}, "
+      f"{context.get('num_cpus', '?')} CPUs, mechdyn build {context.get('mechdyn.build_type', '?')} "
+      f"(libbenchmark itself: {context.get('library_build_type', '?')})")
+for model in models:
+    print(f"- {model}: {context.get('model.' + model, '')}; {context.get('check.' + model, '')}")
+print()
+print("| case | model | explicit ns | recursive ns | explicit/recursive |")
+print("|---|---|---:|---:|---:|")
+
+def cell(method, model):
+    if (method, model) in errors:
+        return "error: " + errors[(method, model)]
+    if (method, model) in times:
+        return f"{times[(method, model)]:.0f}"
+    return "-"
+
+for label, explicit, recursive in PAIRS:
+    for model in models:
+        if (explicit, model) not in times and (explicit, model) not in errors:
+            continue
+        ratio = "-"
+        if (explicit, model) in times and (recursive, model) in times:
+            ratio = f"{times[(explicit, model)] / times[(recursive, model)]:.2f}"
+        print(f"| {label}: {explicit} vs {recursive} | {model} | {cell(explicit, model)} | "
+              f"{cell(recursive, model)} | {ratio} |")
+PY

@@ -1,0 +1,136 @@
+// Articulated-body algorithm: forward dynamics q̈ = M(q)⁻¹ (τ − h(q, q̇)) in O(n).
+//
+// Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008), §7.3, Table 7.1, in
+// absolute (world) coordinates: every X (and X*) of the table is the identity, and S_i,
+// c_i = Ṡ_i q̇_i and the inertias are world quantities referred to the world origin.
+// Pass 1 (forward_kinematics + initialisation), i = 1 … N:
+//   v_i = v_λ(i) + S_i q̇_i,   c_i = Ṡ_i q̇_i
+//   I^A_i = I_i,   p^A_i = v_i ×* I_i v_i                   (no external forces)
+// Pass 2, i = N … 1:
+//   U_i = I^A_i S_i,   D_i = S_iᵀ U_i,   u_i = τ_i − S_iᵀ p^A_i
+//   if λ(i) ≠ 0:  I^a = I^A_i − U_i D_i⁻¹ U_iᵀ
+//                 p^a = p^A_i + I^a c_i + U_i D_i⁻¹ u_i
+//                 I^A_λ(i) += I^a,   p^A_λ(i) += p^a
+// Pass 3, i = 1 … N (a_0 = −a_g = [0; −g]):
+//   a'_i = a_λ(i) + c_i,   q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i),   a_i = a'_i + S_i q̈_i
+// In world coordinates a_0 is added unchanged to every a_i, so data.acceleration keeps
+// the gravity-free accelerations (as forward_kinematics would give for q̈) and a_0 is
+// added where a'_i is projected.
+// A joint with k velocity coordinates has a 6 x k block S_i, one column per coordinate
+// (data.motion_axis), so every joint type is handled by the same lines; D_i (k x k,
+// k ≤ 6) is inverted by a fixed-maximum-size Cholesky factorisation.
+// Cost: O(n). Reads: model, q, v, τ. Writes: Data's velocity kinematics,
+// data.articulated_inertia (I^A_i, 6x6), data.articulated_bias (p^A_i),
+// data.aba_u_force (U, per coordinate), data.aba_d_inverse (D_i⁻¹, per joint),
+// data.aba_u (u, per coordinate), data.acceleration (without gravity), data.ddq.
+// Allocates nothing. Throws SolverError naming the joint when D_i is singular.
+#include "mechdyn/dynamics/aba.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "recursive_checks.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+// D⁻¹ by Cholesky, D symmetric positive definite (k x k, k ≤ 6). Throws SolverError
+// naming the joint when D is not finite, not positive definite, or singular to working
+// precision: a pivot below the round-off of D = Sᵀ I^A S itself, whose bound is
+// ε max_c |S_c|ᵀ |I^A| |S_c| (`scale`, the sum of the magnitudes of the terms), with a
+// safety factor of 10³. (A subtree with no inertia along the joint's motion, e.g. a
+// massless body carrying a coaxial joint, gives D = 0 up to round-off.)
+void invert_joint_inertia(const Model& model, int joint_index, const SmallMat& d, double scale,
+                          SmallMat& d_inverse) {
+  const Joint& joint = model.joints[joint_index];
+  const auto fail = [&](const char* problem) {
+    throw SolverError("aba: joint '" + joint.name + "' (body '" + model.bodies[joint_index].name +
+                      "'): articulated inertia D = Sᵀ I^A S " + problem);
+  };
+  if (!d.allFinite()) fail("is not finite");
+  const Eigen::LLT<SmallMat> cholesky(d);
+  if (cholesky.info() != Eigen::Success) fail("is singular (not positive definite)");
+  const double tolerance = 1e3 * std::numeric_limits<double>::epsilon() * scale;
+  if (cholesky.matrixLLT().diagonal().cwiseAbs2().minCoeff() <= tolerance) fail("is singular to working precision");
+  d_inverse = cholesky.solve(SmallMat::Identity(d.rows(), d.cols()));
+  if (!d_inverse.allFinite()) fail("has a non-finite inverse");
+}
+
+}  // namespace
+
+const VecX& aba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                const Eigen::Ref<const VecX>& tau) {
+  detail::check_data_fits(model, data, "aba");
+  check_state(model, q, &v, &tau, "tau");
+  forward_kinematics(model, data, q, v);  // pass 1: v_i, S_i, c_i = Ṡ_i q̇_i
+  const int n = model.num_bodies();
+  for (int i = 0; i < n; ++i) {
+    const Body& body = model.bodies[i];
+    const SpatialInertia inertia = SpatialInertia::from_com(body.mass, data.com_position[i], data.inertia_world[i]);
+    data.articulated_inertia[i] = inertia.matrix();                                                // I^A_i = I_i
+    data.articulated_bias[i] = cross_force(data.velocity[i], inertia.apply(data.velocity[i]));  // p^A_i
+  }
+
+  MotionAxes axes, u_force;  // S_i and U_i, 6 x k, fixed maximum size
+  SmallMat d;
+  SmallVec d_inverse_u;
+  for (int i = n - 1; i >= 0; --i) {  // pass 2
+    const Joint& joint = model.joints[i];
+    const int k0 = joint.v_index, nv = joint.nv;
+    const Mat6& articulated_inertia = data.articulated_inertia[i];
+    const Vec6& articulated_bias = data.articulated_bias[i];
+    axes.resize(6, nv);
+    u_force.resize(6, nv);
+    for (int c = 0; c < nv; ++c) {
+      axes.col(c) = data.motion_axis[k0 + c];
+      u_force.col(c).noalias() = articulated_inertia * axes.col(c);  // U_i = I^A_i S_i
+      data.aba_u_force[k0 + c] = u_force.col(c);
+      data.aba_u[k0 + c] = tau[k0 + c] - axes.col(c).dot(articulated_bias);  // u_i = τ_i − S_iᵀ p^A_i
+    }
+    d.resize(nv, nv);
+    d.noalias() = axes.transpose() * u_force;  // D_i = S_iᵀ U_i
+    SmallMat& d_inverse = data.aba_d_inverse[i];
+    if (nv > 0) {
+      double scale = 0.0;  // max_c |S_c|ᵀ |I^A_i| |S_c|: the size of the terms summed into D
+      for (int c = 0; c < nv; ++c) {
+        const Vec6 magnitude = axes.col(c).cwiseAbs();
+        scale = std::max(scale, magnitude.dot(articulated_inertia.cwiseAbs() * magnitude));
+      }
+      invert_joint_inertia(model, i, d, scale, d_inverse);  // D_i⁻¹
+    }
+
+    const int parent = model.bodies[i].parent;
+    if (parent == kGround) continue;
+    d_inverse_u.noalias() = d_inverse * data.aba_u.segment(k0, nv);
+    Mat6 inertia_a = articulated_inertia;
+    inertia_a.noalias() -= u_force * (d_inverse * u_force.transpose());  // I^a = I^A − U D⁻¹ Uᵀ
+    Vec6 bias_a = articulated_bias;
+    bias_a.noalias() += inertia_a * data.joint_bias[i];  // p^a = p^A + I^a c_i
+    bias_a.noalias() += u_force * d_inverse_u;          //       + U D⁻¹ u
+    data.articulated_inertia[parent] += inertia_a;      // I^A_λ(i) += I^a
+    data.articulated_bias[parent] += bias_a;            // p^A_λ(i) += p^a
+  }
+
+  const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // a_0 = −a_g
+  SmallVec rhs;
+  for (int i = 0; i < n; ++i) {  // pass 3
+    const Joint& joint = model.joints[i];
+    const int k0 = joint.v_index, nv = joint.nv;
+    const int parent = model.bodies[i].parent;
+    Vec6 acceleration = (parent == kGround ? Vec6::Zero() : data.acceleration[parent]) + data.joint_bias[i];  // a'_i
+    const Vec6 acceleration_with_gravity = acceleration + base_acceleration;
+    rhs.resize(nv);
+    for (int c = 0; c < nv; ++c)
+      rhs[c] = data.aba_u[k0 + c] - data.aba_u_force[k0 + c].dot(acceleration_with_gravity);  // u_i − U_iᵀ a'_i
+    data.ddq.segment(k0, nv).noalias() = data.aba_d_inverse[i] * rhs;  // q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i)
+    for (int c = 0; c < nv; ++c) acceleration += data.motion_axis[k0 + c] * data.ddq[k0 + c];  // a_i = a'_i + S_i q̈_i
+    data.acceleration[i] = acceleration;
+  }
+  return data.ddq;
+}
+
+}  // namespace mechdyn

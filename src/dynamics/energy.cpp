@@ -1,0 +1,41 @@
+// Kinetic and potential energy of a tree.
+//
+// Source: explicit-canonical-dynamics-joint-friction eq. (12); Featherstone, "Rigid Body
+// Dynamics Algorithms" (2008), §2.13 (kinetic energy of a rigid body):
+//   T = ½ Σ_l ( m_l v_{lI}ᵀ v_{lI} + ω_lᵀ J_l ω_l )     v_{lI}: velocity of the centre of mass
+//   V = −Σ_l m_l gᵀ r_{lI}                               r_{lI}: centre of mass (world)
+// with ω_l = angular(v_l) and v_{lI} = v_O + ω_l × r_{lI} from the spatial velocity
+// v_l = [ω; v_O] of forward_kinematics; J_l is the world inertia about the com.
+// Cost: O(n). Reads: model, q (and v). Writes: Data's kinematics block. Allocates nothing.
+#include "mechdyn/dynamics/energy.hpp"
+
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "recursive_checks.hpp"
+
+namespace mechdyn {
+
+double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                      const Eigen::Ref<const VecX>& v) {
+  detail::check_data_fits(model, data, "kinetic_energy");
+  check_state(model, q, &v);
+  forward_kinematics(model, data, q, v);
+  double twice_energy = 0.0;
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    const Vec3 omega = data.velocity[l].head<3>();
+    const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(data.com_position[l]);  // v_O + ω × r_{lI}
+    twice_energy += model.bodies[l].mass * com_velocity.squaredNorm() + omega.dot(data.inertia_world[l] * omega);
+  }
+  return 0.5 * twice_energy;
+}
+
+double potential_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  detail::check_data_fits(model, data, "potential_energy");
+  check_state(model, q);
+  forward_kinematics(model, data, q);
+  double energy = 0.0;
+  for (int l = 0; l < model.num_bodies(); ++l)
+    energy -= model.bodies[l].mass * model.gravity.dot(data.com_position[l]);  // −m gᵀ r_{lI}
+  return energy;
+}
+
+}  // namespace mechdyn

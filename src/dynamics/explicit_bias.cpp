@@ -1,0 +1,101 @@
+// Explicit canonical bias forces h(q, q̇) and gravity forces g(q) of a tree.
+//
+// Source: explicit-canonical-dynamics-joint-friction (EC) §2.2: the per-joint canonical
+// equation (17), n_uᵀ (M_R[u] q̈ + h_R[u]) = n_uᵀ τ_{uL} (revolute) and
+// n_uᵀ (M_P[u] q̈ + h_P[u]) = n_uᵀ f_{uL} (prismatic), with the bias vectors (EC eqs.
+// 21–22 as counted in §2.2; explicit-jsim-tree-chains eqs. (13)–(14))
+//   h_P[u] = Σ_{k∈uL} [ m_k a⁰_{kI} − m_k g ]                                     eq. (22)
+//   h_R[u] = Σ_{k∈uL} [ m_k r̃^{u}_{kI} (a⁰_{kI} − g) + J_k α⁰_k + ω̃_k J_k ω_k ]     eq. (21)
+// where a⁰_{kI} and α⁰_k are body k's centre-of-mass and angular accelerations at q̈ = 0
+// (the centripetal and Coriolis sums of EC eqs. (8), (10); J ϕ̃̇ ϕ̇ terms in α⁰).
+// In world form: each body contributes the wrench (about the world origin)
+//   f_k = m_k (a⁰_{kI} − g),   n_k = c_k × f_k + J_k α⁰_k + ω_k × J_k ω_k,
+// the wrenches are summed over each subtree uL once, backward (W_u), and projected on
+// every coordinate's world motion axis s_i = [n; o × n] or [0; n]:
+//   h_i = s_iᵀ W_u = n·(n_{uL} − o × f_{uL}) (rotational), n·f_{uL} (translational),
+// which is n_uᵀ h_R[u] resp. n_uᵀ h_P[u], for every joint type without branches.
+// a⁰ follows from the spatial acceleration of the q̈ = 0 pass (data.joint_bias = Ṡ q̇):
+//   a⁰_{kI} = a_O + α⁰ × c_k + ω × v_{kI},  v_{kI} = v_O + ω × c_k.
+// The gravity part g(q) = projection of the subtree sums of (−m_k c_k × g, −m_k g).
+// Cost O(n + nv).
+//
+// Reads: Model; runs forward_kinematics(q, v). Writes: data.bias_force,
+// data.gravity_force, data.acceleration (the q̈ = 0 accelerations),
+// data.subtree_force (W_u), data.subtree_inertia (subtree mass and first moment only;
+// the rotational block is left as it was). Allocates nothing.
+#include "mechdyn/dynamics/explicit_bias.hpp"
+
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+// Subtree mass Σ m_l and first moment Σ m_l c_l into data.subtree_inertia, and the
+// gravity forces g_i = s_iᵀ [−(Σ m_l c_l) × g; −(Σ m_l) g] into data.gravity_force.
+void gravity_from_kinematics(const Model& model, Data& data) {
+  const int n = model.num_bodies();
+  for (int l = 0; l < n; ++l) {
+    data.subtree_inertia[l].mass = model.bodies[l].mass;
+    data.subtree_inertia[l].first_moment = model.bodies[l].mass * data.com_position[l];
+  }
+  for (int l = n - 1; l >= 0; --l) {
+    const int parent = model.bodies[l].parent;
+    if (parent == kGround) continue;
+    data.subtree_inertia[parent].mass += data.subtree_inertia[l].mass;
+    data.subtree_inertia[parent].first_moment += data.subtree_inertia[l].first_moment;
+  }
+  const Vec3& g = model.gravity;
+  for (int i = 0; i < model.nv; ++i) {
+    const SpatialInertia& subtree = data.subtree_inertia[model.dof_body[i]];
+    const Vec6 gravity_wrench = make_vec6(-subtree.first_moment.cross(g), -subtree.mass * g);  // −Σ m_k (r̃_{kI} g; g)
+    data.gravity_force[i] = data.motion_axis[i].dot(gravity_wrench);  // eqs. (21)–(22), g-terms
+  }
+}
+
+}  // namespace
+
+const VecX& explicit_bias_force(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                                const Eigen::Ref<const VecX>& v) {
+  check_state(model, q, &v);
+  forward_kinematics(model, data, q, v);
+  const int n = model.num_bodies();
+  const Vec3& g = model.gravity;
+
+  for (int l = 0; l < n; ++l) {
+    const Body& body = model.bodies[l];
+    const int parent = body.parent;
+    // Spatial acceleration at q̈ = 0: parent's plus Ṡ q̇ (EC eqs. (8), (10) with q̈ = 0).
+    data.acceleration[l] = data.joint_bias[l];
+    if (parent != kGround) data.acceleration[l] += data.acceleration[parent];
+
+    const Vec3 omega = data.velocity[l].head<3>();
+    const Vec3 alpha = data.acceleration[l].head<3>();
+    const Vec3& com = data.com_position[l];
+    const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(com);
+    const Vec3 com_acceleration =
+        data.acceleration[l].tail<3>() + alpha.cross(com) + omega.cross(com_velocity);  // a⁰_{kI}, EC eq. (10)
+    const Mat3& inertia = data.inertia_world[l];
+    const Vec3 force = body.mass * (com_acceleration - g);  // m_k (a⁰_{kI} − g), eq. (22)
+    const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);  // eq. (21)
+    data.subtree_force[l] = make_vec6(moment, force);
+  }
+  for (int l = n - 1; l >= 0; --l) {  // Σ_{k∈uL}, children before parents
+    const int parent = model.bodies[l].parent;
+    if (parent != kGround) data.subtree_force[parent] += data.subtree_force[l];
+  }
+  for (int i = 0; i < model.nv; ++i)
+    data.bias_force[i] = data.motion_axis[i].dot(data.subtree_force[model.dof_body[i]]);  // n_uᵀ h[u], eq. (17)
+
+  gravity_from_kinematics(model, data);
+  return data.bias_force;
+}
+
+const VecX& explicit_gravity_force(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  check_state(model, q);
+  forward_kinematics(model, data, q);
+  gravity_from_kinematics(model, data);
+  return data.gravity_force;
+}
+
+}  // namespace mechdyn

@@ -1,0 +1,63 @@
+// Joint reaction wrenches of a tree by the explicit resultant-force backward iteration.
+//
+// Source: explicit-canonical-dynamics-joint-friction (EC) §3.1–3.2 with §2.2 eq. (17).
+// Joint u transmits to the closed subtree uL the resultant force f_{uL} and torque τ_{uL}
+// that balance the subtree's inertial wrenches and gravity (EC §3.2.2, "force backward
+// iteration": the efforts of the other joints of uL are internal to it):
+//   f_{uL} = Σ_{l∈uL} m_l (a_{lI} − g)                                         eq. (17), f
+//   τ_{uL} = Σ_{l∈uL} [ (c_l − o_u) × m_l (a_{lI} − g) + J_l α_l + ω_l × J_l ω_l ]  eq. (17), τ
+// about the frame origin o_u of body u (a point on its rotation axes). The driving
+// effort is their projection on the motion axes (n_uᵀ τ_{uL} or n_uᵀ f_{uL}, eq. 17;
+// here s_iᵀ [τ about the world origin; f] for every velocity coordinate i of joint u);
+// the remainder, orthogonal to the axis of a one-axis joint (the ñ_u² τ_{uL}, ñ_u² f_{uL}
+// of EC eqs. (37)–(38)), is the constraint part.
+// Per body, a_{lI} = a_O + α × c_l + ω × v_{lI} from the spatial acceleration (world
+// origin, EC eqs. (8), (10)) and v_{lI} = v_O + ω × c_l. Cost O(n + nv).
+//
+// Reads: Model; runs forward_kinematics(q, v, a). Writes: data.reaction_force,
+// data.reaction_torque (parent on child, world frame, torque about the child's frame
+// origin), data.tau, data.subtree_force (subtree wrenches about the world origin).
+// Allocates nothing.
+#include "mechdyn/dynamics/joint_reactions.hpp"
+
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+
+namespace mechdyn {
+
+void joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                     const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
+  check_state(model, q, &v, &a);
+  forward_kinematics(model, data, q, v, a);
+  const int n = model.num_bodies();
+  const Vec3& g = model.gravity;
+
+  // Each body's inertial wrench minus gravity, about the world origin.
+  for (int l = 0; l < n; ++l) {
+    const Vec3 omega = data.velocity[l].head<3>();
+    const Vec3 alpha = data.acceleration[l].head<3>();
+    const Vec3& com = data.com_position[l];
+    const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(com);
+    const Vec3 com_acceleration = data.acceleration[l].tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
+    const Mat3& inertia = data.inertia_world[l];
+    const Vec3 force = model.bodies[l].mass * (com_acceleration - g);
+    const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);
+    data.subtree_force[l] = make_vec6(moment, force);
+  }
+  // Backward iteration: W_{uL} = W_u + Σ_{children c} W_{cL}.
+  for (int l = n - 1; l >= 0; --l) {
+    const int parent = model.bodies[l].parent;
+    if (parent != kGround) data.subtree_force[parent] += data.subtree_force[l];
+  }
+  for (int u = 0; u < n; ++u) {
+    const Vec6& wrench = data.subtree_force[u];
+    data.reaction_force[u] = wrench.tail<3>();                              // f_{uL}, eq. (17)
+    data.reaction_torque[u] = moment_about(wrench, data.position[u]);       // τ_{uL} about o_u, eq. (17)
+    const Joint& joint = model.joints[u];
+    for (int k = 0; k < joint.nv; ++k) {
+      const int i = joint.v_index + k;
+      data.tau[i] = data.motion_axis[i].dot(wrench);  // n_uᵀ τ_{uL} or n_uᵀ f_{uL}, eq. (17)
+    }
+  }
+}
+
+}  // namespace mechdyn

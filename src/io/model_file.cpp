@@ -1,0 +1,601 @@
+// Reading model files: ../shared/spec/model-format.md (version 1, the contract) and
+// the project's additions documented in docs/model-file.md (inertia `matrix` form,
+// `markers`, LuGre bristle parameters, defaults).
+//
+// The reader walks the YAML tree once, turning every value into the Model field it
+// fixes and checking it where it is read, so that each message can name the element
+// the user wrote ("bodies[2] 'L2' joint.axis"). Every error is a ModelError with one
+// line "<source>: <element>: <problem> (line N)"; unknown keys become warnings. The
+// finished Model goes through finalize_model, which re-checks the model as a whole.
+#include "mechdyn/io/model_file.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include <yaml-cpp/yaml.h>
+
+#include "mechdyn/errors.hpp"
+
+namespace mechdyn {
+namespace {
+
+// A user string fit for a one-line message: control characters escaped.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20) out += '?';
+    else out += c;
+  }
+  return out;
+}
+
+// Quoted for a message; long text (e.g. a stray paragraph) shortened.
+std::string quoted(const std::string& text) {
+  const std::size_t max = 60;
+  return "'" + printable(text.size() > max ? text.substr(0, max) + "..." : text) + "'";
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) out += (i ? ", " : "") + words[i];
+  return out;
+}
+
+// Which coordinates a scalar came from, for " (line N)" in messages.
+std::string line_of(const YAML::Node& node) {
+  if (!node.IsDefined()) return "";
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return "";
+  return " (line " + std::to_string(mark.line + 1) + ")";
+}
+
+// The text of a scalar as written (for messages).
+std::string written(const YAML::Node& node) {
+  if (node.IsScalar()) return quoted(node.Scalar());
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  return "nothing";
+}
+
+class Reader {
+ public:
+  Reader(std::string source, std::vector<std::string>* warnings)
+      : source_(std::move(source)), warnings_(warnings) {}
+
+  Model read(const YAML::Node& root);
+
+ private:
+  // ---- messages -------------------------------------------------------------
+  [[noreturn]] void fail(const std::string& element, const std::string& problem,
+                         const YAML::Node& where = YAML::Node()) const {
+    throw ModelError(source_ + ": " + element + ": " + problem + line_of(where));
+  }
+  void warn(const std::string& element, const std::string& problem, const YAML::Node& where) const {
+    if (warnings_) warnings_->push_back(source_ + ": " + element + ": " + problem + line_of(where));
+  }
+
+  // ---- structure --------------------------------------------------------------
+  // Checks that `node` is a mapping; warns about unknown keys, rejects repeated ones.
+  void expect_map(const YAML::Node& node, const std::string& element, const std::vector<std::string>& known) const {
+    if (!node.IsMap()) fail(element, "must be a mapping (key: value), got " + written(node), node);
+    std::set<std::string> seen;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) fail(element, "keys must be plain names", entry.first);
+      const std::string& key = entry.first.Scalar();
+      if (!seen.insert(key).second) fail(element, "key " + quoted(key) + " is given twice", entry.first);
+      bool is_known = false;
+      for (const std::string& k : known) is_known = is_known || k == key;
+      if (!is_known)
+        warn(element, "unknown key " + quoted(key) + " ignored (known keys: " + joined(known) + ")", entry.first);
+    }
+  }
+
+  // "bodies[2] 'L2'" + "mass" → "bodies[2] 'L2' mass"; "... joint" + "axis" → "... joint.axis".
+  static std::string child(const std::string& element, const std::string& key) {
+    const char last = element.empty() ? ' ' : element.back();
+    return element + (last == '\'' || last == ']' ? " " : ".") + key;
+  }
+
+  YAML::Node required(const YAML::Node& map, const std::string& key, const std::string& element) const {
+    const YAML::Node value = map[key];
+    if (!value.IsDefined()) fail(element, "missing required key " + quoted(key), map);
+    if (value.IsNull()) fail(child(element, key), "is empty", value);
+    return value;
+  }
+
+  // ---- scalars ----------------------------------------------------------------
+  double number(const YAML::Node& node, const std::string& element) const {
+    if (!node.IsScalar()) fail(element, "must be a number, got " + written(node), node);
+    // A quoted scalar is a string in YAML, even when it looks like a number.
+    if (node.Tag() == "!") fail(element, "must be a number, got the quoted string " + quoted(node.Scalar()), node);
+    double value = 0.0;
+    if (!YAML::convert<double>::decode(node, value))
+      fail(element, "must be a number, got " + quoted(node.Scalar()), node);
+    if (!std::isfinite(value)) fail(element, "must be a finite number, got " + quoted(node.Scalar()), node);
+    return value;
+  }
+
+  std::string text(const YAML::Node& node, const std::string& element) const {
+    if (!node.IsScalar()) fail(element, "must be a name, got " + written(node), node);
+    if (node.Scalar().empty()) fail(element, "must not be empty", node);
+    return node.Scalar();
+  }
+
+  bool boolean(const YAML::Node& node, const std::string& element) const {
+    bool value = false;
+    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<bool>::decode(node, value))
+      fail(element, "must be true or false, got " + written(node), node);
+    return value;
+  }
+
+  Vec3 vec3(const YAML::Node& node, const std::string& element) const {
+    if (!node.IsSequence()) fail(element, "must be a list of 3 numbers, got " + written(node), node);
+    if (node.size() != 3)
+      fail(element, "must be a list of 3 numbers, got " + std::to_string(node.size()), node);
+    Vec3 v;
+    for (int k = 0; k < 3; ++k) v(k) = number(node[k], element + "[" + std::to_string(k) + "]");
+    return v;
+  }
+
+  // A direction: normalised; a zero vector is rejected.
+  Vec3 axis(const YAML::Node& node, const std::string& element) const {
+    const Vec3 v = vec3(node, element);
+    const double norm = v.norm();
+    if (norm < 1e-12) fail(element, "is a zero vector; an axis needs a direction", node);
+    return v / norm;
+  }
+
+  // `axes: [[..],[..]]`: two non-parallel directions.
+  std::pair<Vec3, Vec3> axis_pair(const YAML::Node& node, const std::string& element) const {
+    if (!node.IsSequence() || node.size() != 2)
+      fail(element, "must be a list of 2 axes ([[x,y,z],[x,y,z]]), got " +
+                        (node.IsSequence() ? "a list of " + std::to_string(node.size()) : written(node)), node);
+    const Vec3 first = axis(node[0], element + "[0]");
+    const Vec3 second = axis(node[1], element + "[1]");
+    if (first.cross(second).norm() < 1e-9) fail(element, "the two axes are parallel", node);
+    return {first, second};
+  }
+
+  // ---- elements -----------------------------------------------------------------
+  void read_body(const YAML::Node& node, int index, Model& model);
+  void read_joint(const YAML::Node& node, const std::string& element, Joint& joint);
+  JointFriction read_friction(const YAML::Node& node, const std::string& element, JointType type);
+  JointLimits read_limits(const YAML::Node& node, const std::string& element);
+  Mat3 read_inertia(const YAML::Node& node, const std::string& element);
+  Loop read_loop(const YAML::Node& node, int index, const Model& model, const std::set<std::string>& names);
+  BodyPoint read_point(const YAML::Node& node, const std::string& element, const Model& model, bool ground_allowed,
+                       bool only_body_and_point);
+  Marker read_marker(const YAML::Node& node, int index, const Model& model);
+
+  std::string source_;
+  std::vector<std::string>* warnings_;
+  std::map<std::string, int> body_position_;  // every body name in the file → its index
+};
+
+// Element names: "bodies[2] 'L2'", then " mass", " joint.axis", " joint.friction.static".
+std::string indexed(const char* list, int index, const std::string& name) {
+  std::string out = std::string(list) + "[" + std::to_string(index) + "]";
+  if (!name.empty()) out += " " + quoted(name);
+  return out;
+}
+
+Model Reader::read(const YAML::Node& root) {
+  if (!root.IsDefined() || root.IsNull()) fail("document", "is empty; expected the keys mechdyn, name and bodies");
+  expect_map(root, "document", {"mechdyn", "name", "gravity", "bodies", "loops", "markers"});
+
+  Model model;
+  const YAML::Node version = root["mechdyn"];
+  if (!version.IsDefined()) fail("mechdyn", "missing required key 'mechdyn' (the format version, 1)", root);
+  int version_number = 0;
+  if (!version.IsScalar() || version.Tag() == "!" || !YAML::convert<int>::decode(version, version_number))
+    fail("mechdyn", "the format version must be the integer 1, got " + written(version), version);
+  if (version_number != 1)
+    fail("mechdyn", "unsupported format version " + std::to_string(version_number) +
+                        " (this reader reads version 1)", version);
+
+  if (!root["name"].IsDefined()) fail("name", "missing required key 'name'", root);
+  model.name = text(root["name"], "name");
+  if (root["gravity"].IsDefined()) model.gravity = vec3(root["gravity"], "gravity");
+
+  const YAML::Node bodies = root["bodies"];
+  if (!bodies.IsDefined()) fail("bodies", "missing required key 'bodies'", root);
+  if (!bodies.IsSequence() || bodies.size() == 0)
+    fail("bodies", "must be a non-empty list of bodies, got " +
+                       (bodies.IsSequence() ? std::string("an empty list") : written(bodies)), bodies);
+
+  // First pass: every body's name and position, so that a parent defined later, or
+  // a duplicate name, gets its own message.
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const YAML::Node body = bodies[i];
+    const std::string element = indexed("bodies", static_cast<int>(i), "");
+    if (!body.IsMap()) fail(element, "must be a mapping with name, parent, joint, mass, ...; got " + written(body), body);
+    if (!body["name"].IsDefined()) fail(element, "missing required key 'name'", body);
+    const std::string name = text(body["name"], element + " name");
+    if (name == "ground") fail(element + " name", "'ground' is reserved for the fixed base", body["name"]);
+    const auto found = body_position_.find(name);
+    if (found != body_position_.end())
+      fail(indexed("bodies", static_cast<int>(i), name) + " name",
+           "duplicate body name (also bodies[" + std::to_string(found->second) + "])", body["name"]);
+    body_position_[name] = static_cast<int>(i);
+  }
+  for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], static_cast<int>(i), model);
+
+  // Joint names: unique among the joints (the default is the body's name).
+  std::map<std::string, int> joint_position;
+  for (int i = 0; i < model.num_bodies(); ++i) {
+    const auto found = joint_position.find(model.joints[i].name);
+    if (found != joint_position.end())
+      fail(indexed("bodies", i, model.bodies[i].name) + " joint.name",
+           "duplicate joint name " + quoted(model.joints[i].name) + " (also the joint of bodies[" +
+               std::to_string(found->second) + "] " + quoted(model.bodies[found->second].name) + ")",
+           bodies[i]["joint"]);
+    joint_position[model.joints[i].name] = i;
+  }
+
+  // A massless body is allowed only where it carries a child (composite joints).
+  std::vector<bool> has_child(model.num_bodies(), false);
+  for (const Body& b : model.bodies)
+    if (b.parent != kGround) has_child[b.parent] = true;
+  for (int i = 0; i < model.num_bodies(); ++i) {
+    if (model.bodies[i].mass == 0.0 && !has_child[i])
+      fail(indexed("bodies", i, model.bodies[i].name) + " mass",
+           "must be positive: a massless body is allowed only where it carries a child", bodies[i]["mass"]);
+  }
+
+  const YAML::Node loops = root["loops"];
+  if (loops.IsDefined() && !loops.IsNull()) {
+    if (!loops.IsSequence()) fail("loops", "must be a list of cut joints, got " + written(loops), loops);
+    std::set<std::string> names;
+    for (const Joint& j : model.joints) names.insert(j.name);
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+      model.loops.push_back(read_loop(loops[i], static_cast<int>(i), model, names));
+      names.insert(model.loops.back().name);
+    }
+  }
+
+  const YAML::Node markers = root["markers"];
+  if (markers.IsDefined() && !markers.IsNull()) {
+    if (!markers.IsSequence()) fail("markers", "must be a list of {name, body, point}, got " + written(markers), markers);
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < markers.size(); ++i) {
+      Marker marker = read_marker(markers[i], static_cast<int>(i), model);
+      if (!names.insert(marker.name).second)
+        fail(indexed("markers", static_cast<int>(i), marker.name) + " name", "duplicate marker name", markers[i]);
+      model.markers.push_back(std::move(marker));
+    }
+  }
+
+  finalize_model(model, source_);
+  return model;
+}
+
+void Reader::read_body(const YAML::Node& node, int index, Model& model) {
+  Body body;
+  body.name = node["name"].Scalar();  // checked by the first pass
+  const std::string element = indexed("bodies", index, body.name);
+  expect_map(node, element, {"name", "parent", "joint", "mass", "com", "inertia"});
+
+  const std::string parent = text(required(node, "parent", element), element + " parent");
+  if (parent == "ground") {
+    body.parent = kGround;
+  } else {
+    const auto found = body_position_.find(parent);
+    if (found == body_position_.end())
+      fail(element + " parent", "unknown body " + quoted(parent) + " (a parent is ground or a body listed above)",
+           node["parent"]);
+    if (found->second == index) fail(element + " parent", "a body cannot be its own parent", node["parent"]);
+    if (found->second > index)
+      fail(element + " parent", "body " + quoted(parent) + " is defined later (bodies[" +
+                                    std::to_string(found->second) + "]); a body must come after its parent",
+           node["parent"]);
+    body.parent = found->second;
+  }
+
+  Joint joint;
+  read_joint(required(node, "joint", element), element + " joint", joint);
+  if (joint.name.empty()) joint.name = body.name;
+
+  if (!node["mass"].IsDefined()) fail(element, "missing required key 'mass'", node);
+  body.mass = number(node["mass"], element + " mass");
+  if (body.mass < 0.0) fail(element + " mass", "must be positive, got " + quoted(node["mass"].Scalar()), node["mass"]);
+
+  if (node["com"].IsDefined()) body.com = vec3(node["com"], element + " com");
+  if (node["inertia"].IsDefined()) {
+    body.inertia = read_inertia(node["inertia"], element + " inertia");
+  } else if (body.mass > 0.0) {
+    fail(element, "missing required key 'inertia' (only a massless body may omit it)", node);
+  }
+
+  model.bodies.push_back(std::move(body));
+  model.joints.push_back(std::move(joint));
+}
+
+Mat3 Reader::read_inertia(const YAML::Node& node, const std::string& element) {
+  expect_map(node, element, {"diag", "matrix", "ixx", "iyy", "izz", "ixy", "ixz", "iyz"});
+  const bool has_diag = node["diag"].IsDefined();
+  const bool has_matrix = node["matrix"].IsDefined();
+  const bool has_entries = node["ixx"].IsDefined() || node["iyy"].IsDefined() || node["izz"].IsDefined() ||
+                           node["ixy"].IsDefined() || node["ixz"].IsDefined() || node["iyz"].IsDefined();
+  if (int(has_diag) + int(has_matrix) + int(has_entries) != 1)
+    fail(element, "give exactly one of {diag: [ixx, iyy, izz]}, {ixx, iyy, izz, ixy, ixz, iyz} or {matrix: [[...],[...],[...]]}",
+         node);
+  Mat3 inertia = Mat3::Zero();
+  if (has_diag) {
+    inertia.diagonal() = vec3(node["diag"], element + ".diag");
+  } else if (has_matrix) {
+    const YAML::Node rows = node["matrix"];
+    if (!rows.IsSequence() || rows.size() != 3)
+      fail(element + ".matrix", "must be a list of 3 rows of 3 numbers", rows);
+    for (int r = 0; r < 3; ++r)
+      inertia.row(r) = vec3(rows[r], element + ".matrix[" + std::to_string(r) + "]").transpose();
+  } else {
+    // ixy, ixz, iyz are tensor ENTRIES (ixy = −∫ x y dm, as in URDF and MJCF); missing
+    // off-diagonal entries are 0, the diagonal ones are required.
+    const char* diagonal[3] = {"ixx", "iyy", "izz"};
+    for (int k = 0; k < 3; ++k) {
+      if (!node[diagonal[k]].IsDefined()) fail(element, std::string("missing required key '") + diagonal[k] + "'", node);
+      inertia(k, k) = number(node[diagonal[k]], element + "." + diagonal[k]);
+    }
+    const struct { const char* key; int row, col; } off[3] = {{"ixy", 0, 1}, {"ixz", 0, 2}, {"iyz", 1, 2}};
+    for (const auto& o : off) {
+      if (!node[o.key].IsDefined()) continue;
+      inertia(o.row, o.col) = inertia(o.col, o.row) = number(node[o.key], element + "." + o.key);
+    }
+  }
+  try {
+    check_inertia(inertia, source_, element);
+  } catch (const ModelError& e) {
+    throw ModelError(e.what() + line_of(node));
+  }
+  return inertia;
+}
+
+void Reader::read_joint(const YAML::Node& node, const std::string& element, Joint& joint) {
+  expect_map(node, element, {"name", "type", "axis", "axes", "origin", "actuated", "friction", "limits"});
+  if (node["name"].IsDefined()) joint.name = text(node["name"], element + ".name");
+
+  const std::string type_name = text(required(node, "type", element), element + ".type");
+  const std::optional<JointType> type = joint_type_from_name(type_name);
+  if (!type)
+    fail(element + ".type", "unknown joint type " + quoted(type_name) +
+                                " (expected revolute, prismatic, universal, spherical, free or fixed)",
+         node["type"]);
+  joint.type = *type;
+
+  const bool wants_axis = joint.type == JointType::Revolute || joint.type == JointType::Prismatic;
+  const bool wants_axes = joint.type == JointType::Universal;
+  if (wants_axis) {
+    if (node["axes"].IsDefined())
+      fail(element + ".axes", "a " + type_name + " joint has one axis: write axis: [x, y, z], not axes", node["axes"]);
+    if (!node["axis"].IsDefined()) fail(element, "missing required key 'axis' for a " + type_name + " joint", node);
+    joint.axis = axis(node["axis"], element + ".axis");
+  } else if (wants_axes) {
+    if (node["axis"].IsDefined())
+      fail(element + ".axis", "a universal joint has two axes: write axes: [[x, y, z], [x, y, z]], not axis",
+           node["axis"]);
+    if (!node["axes"].IsDefined()) fail(element, "missing required key 'axes' for a universal joint", node);
+    std::tie(joint.axis, joint.second_axis) = axis_pair(node["axes"], element + ".axes");
+  } else {
+    for (const char* key : {"axis", "axes"})
+      if (node[key].IsDefined())
+        fail(element + "." + key, "a " + type_name + " joint takes no " + key, node[key]);
+  }
+
+  if (node["origin"].IsDefined()) joint.origin = vec3(node["origin"], element + ".origin");
+  if (node["actuated"].IsDefined()) joint.actuated = boolean(node["actuated"], element + ".actuated");
+  if (node["friction"].IsDefined()) joint.friction = read_friction(node["friction"], element + ".friction", joint.type);
+  if (node["limits"].IsDefined()) {
+    if (!wants_axis)
+      fail(element + ".limits", "limits are defined only for revolute and prismatic joints", node["limits"]);
+    joint.limits = read_limits(node["limits"], element + ".limits");
+  }
+}
+
+JointFriction Reader::read_friction(const YAML::Node& node, const std::string& element, JointType type) {
+  expect_map(node, element, {"model", "coulomb", "static", "viscous", "stribeck_velocity", "load",
+                             "bristle_stiffness", "bristle_damping"});
+  if (type != JointType::Revolute && type != JointType::Prismatic)
+    fail(element, "friction is defined only for revolute and prismatic joints", node);
+  JointFriction friction;
+  const std::string model_name = text(required(node, "model", element), element + ".model");
+  if (model_name == "coulomb_viscous") friction.model = FrictionModel::CoulombViscous;
+  else if (model_name == "stribeck") friction.model = FrictionModel::Stribeck;
+  else if (model_name == "lugre") friction.model = FrictionModel::LuGre;
+  else if (model_name == "brown_mcphee") friction.model = FrictionModel::BrownMcPhee;
+  else
+    fail(element + ".model", "unknown friction model " + quoted(model_name) +
+                                 " (expected coulomb_viscous, stribeck, lugre or brown_mcphee)", node["model"]);
+
+  auto nonnegative = [&](const char* key, bool needed, double& out) {
+    if (!node[key].IsDefined()) {
+      if (needed) fail(element, std::string("missing required key '") + key + "' for the " + model_name + " model", node);
+      return;
+    }
+    out = number(node[key], element + "." + key);
+    if (out < 0.0) fail(element + "." + key, "must not be negative, got " + quoted(node[key].Scalar()), node[key]);
+  };
+  auto unused = [&](const char* key) {
+    if (node[key].IsDefined())
+      warn(element + "." + key, "is not used by the " + model_name + " model; ignored", node[key]);
+  };
+
+  const bool has_static = friction.model != FrictionModel::CoulombViscous;
+  const bool lugre = friction.model == FrictionModel::LuGre;
+  nonnegative("coulomb", true, friction.coulomb);
+  nonnegative("viscous", false, friction.viscous);
+  if (has_static) {
+    nonnegative("static", true, friction.static_coefficient);
+    if (friction.static_coefficient < friction.coulomb)
+      fail(element + ".static", "static (k_s = " + node["static"].Scalar() + ") must not be below coulomb (k_c = " +
+                                    node["coulomb"].Scalar() + ") for the " + model_name + " model", node["static"]);
+    if (!node["stribeck_velocity"].IsDefined())
+      fail(element, "missing required key 'stribeck_velocity' for the " + model_name + " model", node);
+    friction.stribeck_velocity = number(node["stribeck_velocity"], element + ".stribeck_velocity");
+    if (friction.stribeck_velocity <= 0.0)
+      fail(element + ".stribeck_velocity", "must be positive, got " + quoted(node["stribeck_velocity"].Scalar()),
+           node["stribeck_velocity"]);
+  } else {
+    unused("static");
+    unused("stribeck_velocity");
+  }
+  if (lugre) {
+    if (!node["bristle_stiffness"].IsDefined())
+      fail(element, "missing required key 'bristle_stiffness' (sigma_0) for the lugre model", node);
+    friction.bristle_stiffness = number(node["bristle_stiffness"], element + ".bristle_stiffness");
+    if (friction.bristle_stiffness <= 0.0)
+      fail(element + ".bristle_stiffness", "must be positive, got " + quoted(node["bristle_stiffness"].Scalar()),
+           node["bristle_stiffness"]);
+    nonnegative("bristle_damping", true, friction.bristle_damping);
+  } else {
+    unused("bristle_stiffness");
+    unused("bristle_damping");
+  }
+
+  if (node["load"].IsDefined()) {
+    const YAML::Node load = node["load"];
+    const std::string lelement = element + ".load";
+    expect_map(load, lelement, {"pin_radius", "bending_arm", "friction_arm"});
+    FrictionLoad arms;
+    auto positive = [&](const char* key, bool needed, double& out) {
+      if (!load[key].IsDefined()) {
+        if (needed) fail(lelement, std::string("missing required key '") + key + "'", load);
+        return;
+      }
+      out = number(load[key], lelement + "." + key);
+      if (out <= 0.0) fail(lelement + "." + key, "must be positive, got " + quoted(load[key].Scalar()), load[key]);
+    };
+    // A prismatic joint's normal load does not use the pin radius.
+    positive("pin_radius", type == JointType::Revolute, arms.pin_radius);
+    positive("bending_arm", true, arms.bending_arm);
+    positive("friction_arm", true, arms.friction_arm);
+    friction.load = arms;
+  }
+  return friction;
+}
+
+JointLimits Reader::read_limits(const YAML::Node& node, const std::string& element) {
+  expect_map(node, element, {"lower", "upper", "effort", "velocity"});
+  JointLimits limits;
+  if (node["lower"].IsDefined()) limits.lower = number(node["lower"], element + ".lower");
+  if (node["upper"].IsDefined()) limits.upper = number(node["upper"], element + ".upper");
+  if (limits.lower > limits.upper)
+    fail(element, "lower (" + node["lower"].Scalar() + ") is above upper (" + node["upper"].Scalar() + ")", node);
+  for (const char* key : {"effort", "velocity"}) {
+    if (!node[key].IsDefined()) continue;
+    const double value = number(node[key], element + "." + key);
+    if (value <= 0.0) fail(element + "." + key, "must be positive, got " + quoted(node[key].Scalar()), node[key]);
+    (std::string(key) == "effort" ? limits.effort : limits.velocity) = value;
+  }
+  return limits;
+}
+
+BodyPoint Reader::read_point(const YAML::Node& node, const std::string& element, const Model& model,
+                             bool ground_allowed, bool only_body_and_point) {
+  if (only_body_and_point) expect_map(node, element, {"body", "point"});
+  BodyPoint at;
+  const std::string body = text(required(node, "body", element), child(element, "body"));
+  if (body == "ground") {
+    if (!ground_allowed) fail(child(element, "body"), "must be a body, not ground (put ground in b)", node["body"]);
+    at.body = kGround;
+  } else {
+    const std::optional<int> index = model.body_index(body);
+    if (!index) fail(child(element, "body"), "unknown body " + quoted(body), node["body"]);
+    at.body = *index;
+  }
+  at.point = vec3(required(node, "point", element), child(element, "point"));
+  return at;
+}
+
+Loop Reader::read_loop(const YAML::Node& node, int index, const Model& model, const std::set<std::string>& names) {
+  std::string element = indexed("loops", index, "");
+  if (!node.IsMap()) fail(element, "must be a mapping with name, type, a, b, ...; got " + written(node), node);
+  Loop loop;
+  if (!node["name"].IsDefined()) fail(element, "missing required key 'name'", node);
+  loop.name = text(node["name"], element + " name");
+  element = indexed("loops", index, loop.name);
+  expect_map(node, element, {"name", "type", "a", "b", "axis", "axes"});
+  if (names.count(loop.name))
+    fail(element + " name", "duplicate name: a joint or an earlier loop is already called " + quoted(loop.name),
+         node["name"]);
+
+  const std::string type_name = text(required(node, "type", element), element + " type");
+  const std::optional<LoopType> type = loop_type_from_name(type_name);
+  if (!type)
+    fail(element + " type", "unknown loop type " + quoted(type_name) +
+                                " (expected revolute, prismatic, universal, spherical, fixed or planar-revolute)",
+         node["type"]);
+  loop.type = *type;
+  loop.a = read_point(required(node, "a", element), element + " a", model, false, true);
+  loop.b = read_point(required(node, "b", element), element + " b", model, true, true);
+  if (loop.a.body == loop.b.body) fail(element, "a and b are on the same body", node);
+
+  const bool wants_axis = loop.type == LoopType::Revolute || loop.type == LoopType::Prismatic;
+  const bool optional_axis = loop.type == LoopType::PlanarRevolute;  // the plane normal, default z
+  if (loop.type == LoopType::Universal) {
+    if (node["axis"].IsDefined())
+      fail(element + " axis", "a universal loop has two axes: write axes: [[x, y, z], [x, y, z]]", node["axis"]);
+    if (!node["axes"].IsDefined()) fail(element, "missing required key 'axes' for a universal loop", node);
+    std::tie(loop.axis, loop.second_axis) = axis_pair(node["axes"], element + " axes");
+  } else {
+    if (node["axes"].IsDefined())
+      fail(element + " axes", "only a universal loop takes axes", node["axes"]);
+    if (wants_axis && !node["axis"].IsDefined())
+      fail(element, "missing required key 'axis' for a " + type_name + " loop", node);
+    if (!wants_axis && !optional_axis && node["axis"].IsDefined())
+      fail(element + " axis", "a " + type_name + " loop takes no axis", node["axis"]);
+    if (node["axis"].IsDefined()) loop.axis = axis(node["axis"], element + " axis");
+  }
+  return loop;
+}
+
+Marker Reader::read_marker(const YAML::Node& node, int index, const Model& model) {
+  std::string element = indexed("markers", index, "");
+  if (!node.IsMap()) fail(element, "must be a mapping {name, body, point}, got " + written(node), node);
+  Marker marker;
+  if (!node["name"].IsDefined()) fail(element, "missing required key 'name'", node);
+  marker.name = text(node["name"], element + " name");
+  element = indexed("markers", index, marker.name);
+  expect_map(node, element, {"name", "body", "point"});
+  marker.at = read_point(node, element, model, true, false);
+  return marker;
+}
+
+}  // namespace
+
+Model parse_model_string(const std::string& yaml_text, const std::string& source,
+                         std::vector<std::string>* warnings) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    throw ModelError(source + ": line " + std::to_string(e.mark.line + 1) + ", column " +
+                     std::to_string(e.mark.column + 1) + ": YAML syntax error: " + printable(e.msg));
+  } catch (const YAML::Exception& e) {
+    throw ModelError(source + ": document: cannot be read as YAML: " + printable(e.what()));
+  }
+  try {
+    return Reader(source, warnings).read(root);
+  } catch (const YAML::Exception& e) {
+    // Not expected (every access is checked), but a yaml-cpp error must still
+    // leave as a ModelError naming the file.
+    throw ModelError(source + ": document: " + printable(e.what()));
+  }
+}
+
+Model load_model_file(const std::string& path, std::vector<std::string>* warnings) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw ModelError(path + ": file: cannot be opened for reading");
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) throw ModelError(path + ": file: read error");
+  return parse_model_string(text.str(), path, warnings);
+}
+
+}  // namespace mechdyn

@@ -1,0 +1,71 @@
+// State derivative ẋ = (q̇, v̇) of a tree and the checks shared by the integrators.
+// See simulation/integrators.hpp.
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "mechdyn/errors.hpp"
+#include "mechdyn/simulation/integrators.hpp"
+
+namespace mechdyn {
+
+ConfigurationRate::ConfigurationRate(const Model& model)
+    : model_(model), rotation_(static_cast<std::size_t>(model.num_bodies()), Mat3::Identity()) {}
+
+void ConfigurationRate::evaluate(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                                 Eigen::Ref<VecX> q_rate) {
+  Mat3 relative_rotation;
+  Vec3 relative_translation;
+  for (int l = 0; l < model_.num_bodies(); ++l) {
+    const Joint& joint = model_.joints[l];
+    const int parent = model_.bodies[l].parent;
+    const Mat3& parent_rotation = parent == kGround ? Mat3::Identity() : rotation_[parent];
+    joint_relative_pose(joint, q.data() + joint.q_index, relative_rotation, relative_translation);
+    rotation_[l].noalias() = parent_rotation * relative_rotation;  // eq. (4) of EC
+    joint_configuration_rate(joint, q.data() + joint.q_index, v.data() + joint.v_index, parent_rotation,
+                             q_rate.data() + joint.q_index);
+  }
+}
+
+void normalize_configuration(const Model& model, Eigen::Ref<VecX> q) {
+  for (const Joint& joint : model.joints) {
+    const double norm = joint_normalize(joint, q.data() + joint.q_index);
+    if (!(norm > 1e-12) || !std::isfinite(norm)) {
+      std::ostringstream message;
+      message << "quaternion of joint '" << joint.name << "' has norm " << norm << " and cannot be normalised";
+      throw SolverError(message.str());
+    }
+  }
+}
+
+void check_finite_state(const Model& model, double t, const Eigen::Ref<const VecX>& q,
+                        const Eigen::Ref<const VecX>& v) {
+  auto fail = [&](const char* what, int index, int body) {
+    std::ostringstream message;
+    message.precision(17);
+    message << "state became non-finite at t = " << t << " s: " << what << "[" << index << "] (joint '"
+            << model.joints[body].name << "')";
+    throw SolverError(message.str());
+  };
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    const Joint& joint = model.joints[l];
+    for (int k = 0; k < joint.nq; ++k)
+      if (!std::isfinite(q[joint.q_index + k])) fail("q", joint.q_index + k, l);
+    for (int k = 0; k < joint.nv; ++k)
+      if (!std::isfinite(v[joint.v_index + k])) fail("v", joint.v_index + k, l);
+  }
+}
+
+StateDerivative::StateDerivative(const Model& model, AccelerationFunction acceleration)
+    : model_(model), acceleration_(std::move(acceleration)), configuration_rate_(model) {
+  if (!acceleration_) throw InvalidArgument("state derivative: no acceleration function given");
+}
+
+void StateDerivative::evaluate(double t, const Eigen::Ref<const VecX>& x, Eigen::Ref<VecX> x_rate) {
+  const Eigen::Index nq = model_.nq, nv = model_.nv;
+  configuration_rate_.evaluate(x.head(nq), x.tail(nv), x_rate.head(nq));
+  acceleration_(t, x.head(nq), x.tail(nv), x_rate.tail(nv));
+  ++evaluations_;
+}
+
+}  // namespace mechdyn
