@@ -14,6 +14,7 @@
 #include "mechdyn/dynamics/sparse_cholesky.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "mechdyn/errors.hpp"
@@ -28,9 +29,14 @@ void factor_mass_matrix(const Model& model, Data& data) {
   MatX& h = data.mass_matrix_factor;
   h = data.mass_matrix;  // same size: no allocation
   const std::vector<int>& parent = model.dof_parent;
+  // Singular to working precision: a pivot at round-off level of M's largest diagonal
+  // entry (the same kind of threshold as ABA's D = Sᵀ I^A S). A body with zero inertia
+  // about its own joint axis (EJ Table 3's rocker links) lands here.
+  const double singular_below =
+      1e3 * std::numeric_limits<double>::epsilon() * (model.nv > 0 ? data.mass_matrix.diagonal().maxCoeff() : 0.0);
   for (int k = model.nv - 1; k >= 0; --k) {
     const double pivot = h(k, k);
-    if (!(pivot > 0.0) || !std::isfinite(pivot)) {
+    if (!(pivot > singular_below) || !std::isfinite(pivot)) {
       const int body = model.dof_body[k];
       const Joint& joint = model.joints[body];
       throw SolverError("mass matrix is not positive definite: pivot " + std::to_string(pivot) +
