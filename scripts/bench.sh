@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Builds the benchmarks (Release, in build-bench/), runs bench/bench_dynamics.cpp and
-# prints a markdown table comparing each explicit method with its recursive baseline:
-#
-#   | case | model | explicit ns | recursive ns | explicit/recursive |
+# Builds the benchmarks (Release, in build-bench/) and prints three markdown tables:
+#  1. bench/bench_dynamics.cpp: each explicit method beside its recursive baseline
+#       | case | model | explicit ns | recursive ns | explicit/recursive |
+#  2. bench/bench_peers.cpp: mechdyn beside MuJoCo and Simbody, ratios mechdyn/MuJoCo
+#     and the targets (scripts/peer_table.py); models checked to agree to 1e-9 first
+#  3. bench/op_count.cpp: operation counts of the explicit inertia matrix beside
+#     explicit-jsim-tree-chains §6 (3.5n³ + 16n² + 12.5n multiplications) and time
+# and writes build-bench/bench-peers.png (time against n, scripts/plot_bench.py).
 #
 # Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
 #   --smoke   a quick CI run: --benchmark_min_time=0.01 (libbenchmark 1.7: plain
-#             seconds) on the five-axis tree and the 10-link chain only.
+#             seconds) on the five-axis tree and the 10-link chain only; op counts to
+#             n = 5; no plot. Full runs take the median of 5 repetitions.
 # Environment: BUILD_DIR (default <repo>/build-bench), JOBS (default 2).
 # Timings are CPU ns per call (Google Benchmark cpu_time, which a busy machine
 # disturbs less than wall-clock real_time); compare them only within one run on one
@@ -23,14 +28,14 @@ extra=()
 for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=1 ;;
-    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) extra+=("$arg") ;;
   esac
 done
 
 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
-cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench >/dev/null
+cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_op_count >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -105,3 +110,24 @@ for label, explicit, recursive in PAIRS:
         print(f"| {label}: {explicit} vs {recursive} | {model} | {cell(explicit, model)} | "
               f"{cell(recursive, model)} | {ratio} |")
 PY
+
+# --- peers: mechdyn vs MuJoCo (and Simbody) -----------------------------------------
+peers_json="$build_dir/bench-peers.json"
+peer_flags=(--benchmark_out="$peers_json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  peer_flags+=(--benchmark_min_time=0.01 '--benchmark_filter=/five_axis_tree$')
+  op_max=5
+else
+  peer_flags+=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true)
+  op_max=50
+fi
+echo
+"$build_dir/bench/mechdyn_bench_peers" "${peer_flags[@]}" "${extra[@]}" >/dev/null
+"$python" "$repo/scripts/peer_table.py" "$peers_json"
+if [ "$smoke" -eq 0 ]; then
+  "$python" "$repo/scripts/plot_bench.py" "$peers_json" "$build_dir/bench-peers.png"
+fi
+
+# --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
+echo
+"$build_dir/bench/mechdyn_op_count" "$op_max"

@@ -7,7 +7,6 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "joint_friction.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
@@ -17,6 +16,7 @@
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/model/data.hpp"
 
@@ -93,7 +93,8 @@ std::string run_eval(const EvalOptions& o) {
   check_finite(gravity, "the gravity force");
 
   VecX a, tau_inverse;
-  std::optional<JointFrictionResult> friction;
+  const bool with_friction = has_joint_friction(model);
+  VecX tau_with_friction, constraint_torque, constraint_force, axial_load, normal_load;  // friction/*.hpp
   std::vector<Vec3> reaction_force, reaction_torque;
   if (o.has_a) {
     a = parse_number_list(o.a, "--a", model.nv, "nv");
@@ -102,11 +103,15 @@ std::string run_eval(const EvalOptions& o) {
     joint_reactions(model, data, q, v, a);
     reaction_force = data.reaction_force;
     reaction_torque = data.reaction_torque;
-    if (has_friction(model)) {
-      friction = joint_friction(model, data, v, a);  // uses this state's reactions and axes
-      check_finite(friction->effort, "the friction efforts");
-      for (double n : friction->normal) check_finite(Vec3::Constant(n), "a normal load");
-    }
+    // EC Algorithm 1: load decomposition, normal loads, τ_d = M a + h + τ_f (eq. 54). One
+    // state has no bristle history: LuGre joints at their steady state (the Stribeck curve).
+    tau_with_friction = inverse_dynamics_with_friction(model, data, q, v, a, LuGreEvaluation::SteadyState);
+    constraint_torque = data.constraint_torque;
+    constraint_force = data.constraint_force;
+    axial_load = data.axial_load;
+    normal_load = data.normal_load;
+    check_finite(tau_with_friction, "the friction efforts");
+    check_finite(normal_load, "the normal loads");
     for (std::size_t i = 0; i < reaction_force.size(); ++i) {
       check_finite(reaction_force[i], "the reaction force of joint '" + model.joints[i].name + "'");
       check_finite(reaction_torque[i], "the reaction torque of joint '" + model.joints[i].name + "'");
@@ -153,14 +158,13 @@ std::string run_eval(const EvalOptions& o) {
     out["body_poses"] = poses;
     if (o.has_a) {
       out["tau"] = vector_json(tau_inverse);
-      if (friction) {
-        out["tau_with_friction"] = vector_json(tau_inverse + friction->effort);
-        if (!friction->loaded.empty()) {
-          Json loads = Json::array();
-          for (std::size_t i = 0; i < friction->loaded.size(); ++i)
-            loads.push_back(Json{{"joint", model.joints[friction->loaded[i]].name}, {"value", friction->normal[i]}});
-          out["normal_load"] = loads;
-        }
+      if (with_friction) {
+        out["tau_with_friction"] = vector_json(tau_with_friction);
+        Json loads = Json::array();
+        for (int l = 0; l < model.num_bodies(); ++l)
+          if (model.joints[l].friction && model.joints[l].friction->load)
+            loads.push_back(Json{{"joint", model.joints[l].name}, {"value", normal_load[l]}});
+        if (!loads.empty()) out["normal_load"] = loads;
       }
       Json reactions = Json::array();
       for (int l = 0; l < model.num_bodies(); ++l)
@@ -168,6 +172,18 @@ std::string run_eval(const EvalOptions& o) {
                                  {"force", vec3_json(reaction_force[l])},
                                  {"torque", vec3_json(reaction_torque[l])}});
       out["reactions"] = reactions;
+      // Beyond the contract: the decomposition of each reaction (docs/friction.md).
+      Json joint_loads = Json::array();
+      for (int l = 0; l < model.num_bodies(); ++l) {
+        Json entry{{"joint", model.joints[l].name},
+                   {"type", joint_type_name(model.joints[l].type)},
+                   {"constraint_torque", constraint_torque[l]},
+                   {"constraint_force", constraint_force[l]},
+                   {"axial_load", axial_load[l]}};
+        if (model.joints[l].friction && model.joints[l].friction->load) entry["normal_load"] = normal_load[l];
+        joint_loads.push_back(entry);
+      }
+      out["joint_loads"] = joint_loads;
     }
     if (o.has_tau) out["a"] = vector_json(forward_a);
     if (!model.loops.empty())
@@ -199,10 +215,11 @@ std::string run_eval(const EvalOptions& o) {
   }
   if (o.has_a) {
     text_vector(out, "inverse dynamics tau = M a + h:", vlabels, tau_inverse);
-    if (friction) {
-      text_vector(out, "with joint friction:", vlabels, tau_inverse + friction->effort);
-      for (std::size_t i = 0; i < friction->loaded.size(); ++i)
-        out << "  normal load of " << model.joints[friction->loaded[i]].name << ": " << fixed(friction->normal[i]) << "\n";
+    if (with_friction) {
+      text_vector(out, "with joint friction:", vlabels, tau_with_friction);
+      for (int l = 0; l < model.num_bodies(); ++l)
+        if (model.joints[l].friction && model.joints[l].friction->load)
+          out << "  normal load of " << model.joints[l].name << ": " << fixed(normal_load[l]) << "\n";
     }
     out << "joint reactions (parent on child, world frame, torque about the child's origin):\n";
     for (int l = 0; l < model.num_bodies(); ++l) {
@@ -212,6 +229,10 @@ std::string run_eval(const EvalOptions& o) {
           << fixed(f.z()) << "] N  torque [" << fixed(t.x()) << ", " << fixed(t.y()) << ", " << fixed(t.z())
           << "] N m\n";
     }
+    out << "joint loads (constraint torque, constraint force, axial load; docs/friction.md):\n";
+    for (int l = 0; l < model.num_bodies(); ++l)
+      out << "  " << model.joints[l].name << " " << fixed(constraint_torque[l]) << " " << fixed(constraint_force[l])
+          << " " << fixed(axial_load[l]) << "\n";
   }
   if (o.has_tau) text_vector(out, "forward dynamics a:", vlabels, forward_a);
   if (!model.loops.empty()) {

@@ -5,6 +5,9 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/constraints/constraint_rank.hpp"
+#include "mechdyn/model/data.hpp"
 
 namespace mechdyn::cli {
 
@@ -23,6 +26,46 @@ std::string range_text(int first, int count) {
 }
 
 std::string body_name(const Model& model, int body) { return body == kGround ? "ground" : model.bodies[body].name; }
+
+// Rank, redundant rows and mobility of the closure Jacobian (constraints/constraint_rank.hpp),
+// at the configuration assembled from the neutral one (or at q0 when that fails).
+std::string closure_analysis(const Model& model) {
+  Data data(model);
+  // Initial guesses: q = 0, then the passive angles/displacements of q = 0 shifted by
+  // ±0.5 and 1 (q = 0 is often a degenerate, all-links-aligned pose).
+  VecX q = model.neutral_configuration();
+  std::string where;
+  for (double shift : {0.0, 0.5, -0.5, 1.0}) {
+    q = model.neutral_configuration();
+    for (const Joint& j : model.joints)
+      if (!j.actuated && j.nq == j.nv)
+        for (int k = 0; k < j.nq; ++k) q[j.q_index + k] = shift;
+    try {
+      AssemblyOptions options;
+      options.check_singular = false;
+      assemble(model, data, q, options);
+      char text[96];
+      std::snprintf(text, sizeof text, "assembled from passive coordinates %g", shift);
+      where = text;
+      break;
+    } catch (const SolverError& e) {
+      where = std::string("at q = 0, not assembled: ") + e.what();
+    }
+  }
+  if (where.rfind("at q = 0", 0) == 0) q = model.neutral_configuration();
+  const ConstraintRank rank = constraint_rank(model, data, q);
+  std::string redundant;
+  for (int r : rank.redundant_rows) redundant += (redundant.empty() ? "" : ",") + std::to_string(r);
+  std::ostringstream out;
+  out << "  closure rows " << rank.rows << ", rank " << rank.rank << ", redundant rows "
+      << (redundant.empty() ? "none" : redundant) << ", mobility " << rank.mobility << " (nv " << model.nv
+      << " - rank; " << where << ")\n";
+  int passive = 0;
+  for (const Joint& j : model.joints)
+    if (!j.actuated) passive += j.nv;
+  out << "  actuated velocities " << model.nv - passive << ", passive " << passive << "\n";
+  return out.str();
+}
 
 std::string run_info(const std::string& model_path) {
   const Model model = load_model(model_path);
@@ -67,8 +110,10 @@ std::string run_info(const std::string& model_path) {
   for (const Loop& loop : model.loops) {
     out << "  " << loop.name << ": " << loop_type_name(loop.type) << " cut joint, " << body_name(model, loop.a.body)
         << " " << vec3_text(loop.a.point) << " to " << body_name(model, loop.b.body) << " "
-        << vec3_text(loop.b.point) << "; closure not yet analysed\n";
+        << vec3_text(loop.b.point) << " (" << loop_rows(loop.type) << " rows from "
+        << model.loop_row_index[static_cast<std::size_t>(&loop - model.loops.data())] << ")\n";
   }
+  if (!model.loops.empty()) out << closure_analysis(model);
   out << "\nmarkers";
   if (model.markers.empty()) out << " (none)\n";
   else out << "\n";

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "closed_chain_simulation.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "mechdyn/dynamics/aba.hpp"
@@ -24,6 +25,10 @@
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/friction/forward_dynamics_with_friction.hpp"
+#include "mechdyn/friction/friction_simulation.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
+#include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/simulation/integrators.hpp"
 #include "time_expressions.hpp"
@@ -35,9 +40,10 @@ namespace {
 
 // Command-line values; each is used only when its option was given.
 struct SimulateFlags {
-  std::string model_path, scenario_path, mode, tau, accelerations, q0, v0, integrator, method, output;
+  std::string model_path, scenario_path, mode, tau, accelerations, velocities, q0, v0, integrator, method, output;
   double duration = 0.0, step = 0.0, rtol = 0.0, atol = 0.0;
   long every = 1;
+  bool joint_loads = false;  // --joint-loads: decomposition columns also without friction
   std::map<std::string, CLI::Option*> given;
   bool has(const char* name) const { return given.at(name)->count() > 0; }
 };
@@ -47,6 +53,7 @@ struct Settings {
   std::string model_path;
   std::string mode = "forward";
   std::optional<std::vector<std::string>> tau, accelerations;  // expressions, one per velocity
+  std::optional<std::vector<std::string>> velocities;          // closed chains, inverse: actuated velocities
   std::optional<std::string> q0, v0;                           // comma-separated numbers
   double duration = 1.0;
   double step = 1e-3;
@@ -122,6 +129,7 @@ void read_scenario(const std::string& path, Settings& s) {
     else if (key == "v0") s.v0 = scalar_list(value, element);
     else if (key == "tau") s.tau = expression_list(value, element);
     else if (key == "accelerations") s.accelerations = expression_list(value, element);
+    else if (key == "velocities") s.velocities = expression_list(value, element);
     else std::cerr << "mechdyn: warning: " << element << ": unknown key, ignored\n";
   }
 }
@@ -133,6 +141,7 @@ Settings resolve(const SimulateFlags& f) {
   if (f.has("--mode")) s.mode = f.mode;
   if (f.has("--tau")) s.tau = split_expression_list(f.tau);
   if (f.has("--accelerations")) s.accelerations = split_expression_list(f.accelerations);
+  if (f.has("--velocities")) s.velocities = split_expression_list(f.velocities);
   if (f.has("--q0")) s.q0 = f.q0;
   if (f.has("--v0")) s.v0 = f.v0;
   if (f.has("--duration")) s.duration = f.duration;
@@ -158,6 +167,7 @@ Settings resolve(const SimulateFlags& f) {
   if (s.duration / s.step > 1e9) throw UsageError("duration / step exceeds 1e9 output intervals");
   if (s.mode == "forward" && s.accelerations) throw UsageError("accelerations are for mode inverse (forward takes tau)");
   if (s.mode == "inverse" && s.tau) throw UsageError("tau is for mode forward (inverse takes accelerations)");
+  if (s.mode == "forward" && s.velocities) throw UsageError("velocities are for mode inverse of a model with loops");
   return s;
 }
 
@@ -181,14 +191,19 @@ std::vector<std::string> csv_header(const Model& model) {
 std::string run_simulate(const SimulateFlags& flags) {
   const Settings s = resolve(flags);
   const Model model = load_model(s.model_path);
-  if (!model.loops.empty())
-    throw UsageError("model '" + model.name + "' has loops (cut joints); simulate handles trees only so far");
-  for (const Joint& j : model.joints) {
-    if (j.friction) {
-      std::cerr << "mechdyn: warning: joint friction (joint '" << j.name << "' and others) is not modelled by simulate yet\n";
-      break;
-    }
+  if (!model.loops.empty()) {  // closed chains: closed_chain_simulation.cpp
+    ClosedChainSettings c;
+    c.mode = s.mode, c.tau = s.tau, c.velocities = s.velocities, c.accelerations = s.accelerations;
+    c.q0 = s.q0, c.v0 = s.v0, c.duration = s.duration, c.step = s.step, c.rtol = s.rtol, c.atol = s.atol;
+    c.integrator = s.integrator, c.output = s.output, c.every = s.every;
+    return run_closed_chain_simulation(model, c);
   }
+  if (s.velocities) throw UsageError("velocities are for models with loops (trees take accelerations)");
+  // Joint friction (friction/*.hpp, docs/friction.md): forward mode solves the implicit
+  // friction equation with stick–slip events; inverse mode adds τ_f (EC eq. 54). LuGre
+  // bristle states z (one per velocity coordinate) are integrated with (q, v).
+  const bool with_friction = has_joint_friction(model);
+  const bool with_loads = with_friction || flags.joint_loads;
   const Eigen::Index nv = model.nv;
   VecX q = s.q0 ? parse_number_list(*s.q0, "q0", model.nq, "nq") : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "q0");
@@ -227,7 +242,38 @@ std::string run_simulate(const SimulateFlags& flags) {
   }
   std::unique_ptr<Rk4Integrator> rk4;
   std::unique_ptr<DormandPrinceIntegrator> dopri5;
-  if (s.integrator == "rk4") {
+  std::unique_ptr<FrictionSimulation> friction_simulation;
+  VecX z = VecX::Zero(nv);  // LuGre bristle deflections (friction/friction_simulation.hpp)
+  // Inverse mode with friction: x = (q, v, z), a prescribed, ż from the LuGre joints.
+  ExtendedDerivativeFunction inverse_with_friction = [&](double t, const Eigen::Ref<const VecX>& qq,
+                                                         const Eigen::Ref<const VecX>& vv,
+                                                         const Eigen::Ref<const VecX>& zz, Eigen::Ref<VecX> a,
+                                                         Eigen::Ref<VecX> z_rate) {
+    expressions.evaluate(t, a);
+    dynamics_data.friction_state = zz;
+    inverse_dynamics_with_friction(model, dynamics_data, qq, vv, a, LuGreEvaluation::State);
+    z_rate = dynamics_data.friction_state_rate;
+  };
+  if (with_friction) {
+    FrictionSimulationOptions options;
+    options.adaptive = s.integrator == "dopri5";
+    options.step = s.step;
+    options.dormand_prince.relative_tolerance = s.rtol;
+    options.dormand_prince.absolute_tolerance = s.atol;
+    options.dormand_prince.min_step = std::min(1e-12, 1e-6 * s.step);
+    if (forward) {
+      friction_simulation = std::make_unique<FrictionSimulation>(
+          model, [&](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) {
+            expressions.evaluate(t, out);
+          }, options);
+    } else if (options.adaptive) {
+      DormandPrinceOptions dp = options.dormand_prince;
+      dp.max_step = s.step;
+      dopri5 = std::make_unique<DormandPrinceIntegrator>(model, inverse_with_friction, static_cast<int>(nv), dp);
+    } else {
+      rk4 = std::make_unique<Rk4Integrator>(model, inverse_with_friction, static_cast<int>(nv));
+    }
+  } else if (s.integrator == "rk4") {
     rk4 = std::make_unique<Rk4Integrator>(model, acceleration);
   } else {
     DormandPrinceOptions options;
@@ -256,7 +302,22 @@ std::string run_simulate(const SimulateFlags& flags) {
     }
   } cleanup{temporary};
 
-  const std::vector<std::string> header = csv_header(model);
+  std::vector<std::string> header = csv_header(model);
+  if (with_loads) {  // docs/friction.md: the decomposition, normal loads, friction, LuGre states
+    const auto vlabels = velocity_labels(model);
+    for (const Joint& j : model.joints) {
+      const bool prismatic = j.type == JointType::Prismatic;
+      header.push_back("constraint_torque_" + j.name + "_N_m");
+      header.push_back("constraint_force_" + j.name + "_N");
+      header.push_back("axial_load_" + j.name + (prismatic ? "_N_m" : "_N"));
+      if (j.friction && j.friction->load) header.push_back("normal_load_" + j.name + (prismatic ? "_N" : "_N_m"));
+    }
+    if (with_friction) {
+      for (const auto& l : vlabels) header.push_back("friction_" + l.name + (l.unit == "rad" ? "_N_m" : "_N"));
+      for (const Joint& j : model.joints)
+        if (j.friction && j.friction->model == FrictionModel::LuGre) header.push_back("lugre_z_" + j.name);
+    }
+  }
   for (std::size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
   out << "\n";
 
@@ -270,6 +331,11 @@ std::string run_simulate(const SimulateFlags& flags) {
     } else {
       expressions.evaluate(t, a);
       tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
+    }
+    if (with_friction) {  // a (forward) or tau (inverse) with joint friction
+      row_data.friction_state = z;
+      if (forward) a = forward_dynamics_with_friction(model, row_data, q, v, tau);
+      else tau = inverse_dynamics_with_friction(model, row_data, q, v, a, LuGreEvaluation::State);
     }
     joint_reactions(model, row_data, q, v, a);
     const double kinetic = kinetic_energy(model, row_data, q, v);
@@ -295,6 +361,20 @@ std::string run_simulate(const SimulateFlags& flags) {
     }
     add(kinetic);
     add(potential);
+    if (with_loads) {
+      joint_load_decomposition(model, row_data);  // from the reactions above
+      for (int l = 0; l < model.num_bodies(); ++l) {
+        add(row_data.constraint_torque[l]);
+        add(row_data.constraint_force[l]);
+        add(row_data.axial_load[l]);
+        if (model.joints[l].friction && model.joints[l].friction->load) add(row_data.normal_load[l]);
+      }
+      if (with_friction) {
+        for (Eigen::Index i = 0; i < nv; ++i) add(row_data.friction_effort[i]);
+        for (const Joint& j : model.joints)
+          if (j.friction && j.friction->model == FrictionModel::LuGre) add(z[j.v_index]);
+      }
+    }
     row += '\n';
     out << row;
   };
@@ -307,7 +387,10 @@ std::string run_simulate(const SimulateFlags& flags) {
   ++rows;
   for (long k = 1; k <= intervals; ++k) {
     const double t0 = time_at(k - 1), t1 = time_at(k);
-    if (rk4) rk4->step(t0, t1 - t0, q, v);
+    if (friction_simulation) friction_simulation->advance(t0, t1, q, v, z);
+    else if (with_friction && rk4) rk4->step(t0, t1 - t0, q, v, z);
+    else if (with_friction) dopri5->advance(t0, t1, q, v, z);
+    else if (rk4) rk4->step(t0, t1 - t0, q, v);
     else dopri5->advance(t0, t1, q, v);
     if (k % s.every == 0 || k == intervals) {
       write_row(t1);
@@ -341,7 +424,8 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--scenario"] = sub->add_option("--scenario", f->scenario_path, "scenario YAML file (docs/cli.md); flags override its keys");
   g["--mode"] = sub->add_option("--mode", f->mode, "forward (default) or inverse")->check(CLI::IsMember({"forward", "inverse"}));
   g["--tau"] = sub->add_option("--tau", f->tau, "forward: nv efforts, numbers or muParser expressions of t, comma-separated (default 0)");
-  g["--accelerations"] = sub->add_option("--accelerations", f->accelerations, "inverse: nv accelerations, numbers or expressions of t (default 0)");
+  g["--accelerations"] = sub->add_option("--accelerations", f->accelerations, "inverse: nv accelerations, numbers or expressions of t (default 0); with loops: one per actuated coordinate");
+  g["--velocities"] = sub->add_option("--velocities", f->velocities, "inverse, models with loops: actuated-joint velocities, numbers or expressions of t");
   g["--q0"] = sub->add_option("--q0", f->q0, "initial configuration, nq numbers (default neutral)");
   g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers (default 0)");
   g["--duration"] = sub->add_option("--duration", f->duration, "simulated time in s (default 1)");
@@ -351,6 +435,8 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--atol"] = sub->add_option("--atol", f->atol, "dopri5 absolute tolerance (default 1e-10)");
   g["--method"] = sub->add_option("--method", f->method, "explicit (default) or recursive (ABA, RNEA)")->check(CLI::IsMember({"explicit", "recursive"}));
   g["--output"] = sub->add_option("--output", f->output, "CSV file to write (default: standard output)");
+  g["--joint-loads"] = sub->add_flag("--joint-loads", f->joint_loads,
+                                     "add the joint-load decomposition columns (always on with friction)");
   g["--every"] = sub->add_option("--every", f->every, "write every N-th output interval (default 1; the last time is always written)");
   sub->footer(
       "Examples:\n"
@@ -359,7 +445,9 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
       "  mechdyn simulate examples/models/five_axis_tree.yaml --mode inverse --accelerations 1,1,1,1,1 --every 10\n"
       "  mechdyn simulate --scenario examples/scenarios/five_axis_constant_accel.yaml --output run.csv\n"
       "CSV columns: t_s, q_*, v_*, a_*, tau_*, reaction_<joint>_{fx,fy,fz}_N, reaction_<joint>_{tx,ty,tz}_N_m,\n"
-      "kinetic_energy_J, potential_energy_J (SI units in the names).");
+      "kinetic_energy_J, potential_energy_J (SI units in the names); with joint friction or --joint-loads also\n"
+      "constraint_torque_<joint>, constraint_force_<joint>, axial_load_<joint>, normal_load_<joint> (with load),\n"
+      "friction_<coordinate>, lugre_z_<joint> (docs/friction.md). Friction: forward mode locates stick-slip events.");
   sub->callback([f, &selected] { selected = [f] { return run_simulate(*f); }; });
 }
 

@@ -28,6 +28,7 @@
 
 #include <Eigen/Cholesky>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -52,9 +53,18 @@ void invert_joint_inertia(const Model& model, int joint_index, const SmallMat& d
                       "'): articulated inertia D = Sᵀ I^A S " + problem);
   };
   if (!d.allFinite()) fail("is not finite");
+  const double tolerance = 1e3 * std::numeric_limits<double>::epsilon() * scale;
+  if (d.rows() == 1) {  // one coordinate: the same tests as below, without a factorisation
+    const double pivot = d(0, 0);
+    if (!(pivot > 0.0)) fail("is singular (not positive definite)");
+    if (pivot <= tolerance) fail("is singular to working precision");
+    d_inverse.resize(1, 1);
+    d_inverse(0, 0) = 1.0 / pivot;
+    if (!std::isfinite(d_inverse(0, 0))) fail("has a non-finite inverse");
+    return;
+  }
   const Eigen::LLT<SmallMat> cholesky(d);
   if (cholesky.info() != Eigen::Success) fail("is singular (not positive definite)");
-  const double tolerance = 1e3 * std::numeric_limits<double>::epsilon() * scale;
   if (cholesky.matrixLLT().diagonal().cwiseAbs2().minCoeff() <= tolerance) fail("is singular to working precision");
   d_inverse = cholesky.solve(SmallMat::Identity(d.rows(), d.cols()));
   if (!d_inverse.allFinite()) fail("has a non-finite inverse");
@@ -105,6 +115,17 @@ const VecX& aba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
 
     const int parent = model.bodies[i].parent;
     if (parent == kGround) continue;
+    if (nv == 1) {  // the same three lines with U a 6-vector and D a scalar (no dynamic sizes)
+      const Vec6 u_column = u_force.col(0);
+      const Vec6 u_scaled = u_column * d_inverse(0, 0);                                 // U D⁻¹
+      Mat6 inertia_a = articulated_inertia;
+      inertia_a.noalias() -= u_scaled * u_column.transpose();                           // I^a = I^A − U D⁻¹ Uᵀ
+      Vec6 bias_a = articulated_bias + u_scaled * data.aba_u[k0];                        // p^a = p^A + U D⁻¹ u
+      bias_a.noalias() += inertia_a * data.joint_bias[i];                                //       + I^a c_i
+      data.articulated_inertia[parent] += inertia_a;                                     // I^A_λ(i) += I^a
+      data.articulated_bias[parent] += bias_a;                                           // p^A_λ(i) += p^a
+      continue;
+    }
     d_inverse_u.noalias() = d_inverse * data.aba_u.segment(k0, nv);
     Mat6 inertia_a = articulated_inertia;
     inertia_a.noalias() -= u_force * (d_inverse * u_force.transpose());  // I^a = I^A − U D⁻¹ Uᵀ

@@ -26,6 +26,7 @@
 #include "mechdyn/dynamics/explicit_bias.hpp"
 
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "explicit_steps.hpp"
 
 namespace mechdyn {
 
@@ -59,6 +60,11 @@ const VecX& explicit_bias_force(const Model& model, Data& data, const Eigen::Ref
                                 const Eigen::Ref<const VecX>& v) {
   check_state(model, q, &v);
   forward_kinematics(model, data, q, v);
+  detail::explicit_bias_force_from_kinematics(model, data);
+  return data.bias_force;
+}
+
+void detail::explicit_bias_force_from_kinematics(const Model& model, Data& data) {
   const int n = model.num_bodies();
   const Vec3& g = model.gravity;
 
@@ -88,7 +94,6 @@ const VecX& explicit_bias_force(const Model& model, Data& data, const Eigen::Ref
     data.bias_force[i] = data.motion_axis[i].dot(data.subtree_force[model.dof_body[i]]);  // n_uᵀ h[u], eq. (17)
 
   gravity_from_kinematics(model, data);
-  return data.bias_force;
 }
 
 const VecX& explicit_gravity_force(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {

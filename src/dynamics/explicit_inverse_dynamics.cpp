@@ -3,8 +3,8 @@
 // Source: explicit-canonical-dynamics-joint-friction (EC) §2.2, eq. (16) (and eq. (17)
 // per joint), with M from explicit-jsim-tree-chains eqs. (30)–(37)
 // (dynamics/explicit_jsim.hpp) and h from EC eqs. (21)–(22) (dynamics/explicit_bias.hpp).
-// Cost O(nv·depth) for M and the product (M is dense only along ancestor chains, but the
-// product here is the plain dense one: O(nv²)).
+// The kinematics runs once for both. Cost O(nv·depth) for M and for the product (M is
+// non-zero only along ancestor chains, and only those entries are multiplied).
 //
 // Reads: Model. Writes: data.tau, data.mass_matrix, data.bias_force, data.gravity_force
 // and the kinematics block. Allocates nothing.
@@ -13,17 +13,30 @@
 #include "mechdyn/dynamics/explicit_bias.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "explicit_steps.hpp"
 
 namespace mechdyn {
 
 const VecX& explicit_inverse_dynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                       const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
   check_state(model, q, &v, &a);
-  explicit_mass_matrix(model, data, q);
-  explicit_bias_force(model, data, q, v);
-  data.tau.noalias() = data.mass_matrix * a;  // eq. (16): M q̈
-  data.tau += data.bias_force;                //          + h
-  return data.tau;
+  forward_kinematics(model, data, q, v);  // once, for both M and h
+  detail::explicit_mass_matrix_from_kinematics(model, data);
+  detail::explicit_bias_force_from_kinematics(model, data);
+  // eq. (16): τ = M q̈ + h, with M's non-zeros only where one coordinate is an
+  // ancestor of the other (the λ chains): O(Σ depth) products instead of nv².
+  // M(j, i), j above i, is read from the upper triangle: column i, contiguous.
+  const MatX& mass_matrix = data.mass_matrix;
+  VecX& tau = data.tau;
+  tau = data.bias_force;
+  for (int i = 0; i < model.nv; ++i) {
+    tau[i] += mass_matrix(i, i) * a[i];
+    for (int j = model.dof_parent[i]; j != -1; j = model.dof_parent[j]) {
+      tau[i] += mass_matrix(j, i) * a[j];
+      tau[j] += mass_matrix(j, i) * a[i];
+    }
+  }
+  return tau;
 }
 
 }  // namespace mechdyn

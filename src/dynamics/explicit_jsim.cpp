@@ -34,12 +34,18 @@
 
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/math/skew.hpp"
+#include "explicit_steps.hpp"
 
 namespace mechdyn {
 
 const MatX& explicit_mass_matrix(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   check_state(model, q);
   forward_kinematics(model, data, q);
+  detail::explicit_mass_matrix_from_kinematics(model, data);
+  return data.mass_matrix;
+}
+
+void detail::explicit_mass_matrix_from_kinematics(const Model& model, Data& data) {
   const int n = model.num_bodies();
 
   // S_u = Σ_{l∈uL} (m_l, m_l c_l, J_l − m_l c̃_l c̃_l), children before parents.
@@ -65,7 +71,6 @@ const MatX& explicit_mass_matrix(const Model& model, Data& data, const Eigen::Re
       mass_matrix(j, i) = element;  // symmetry, EJ §5 (eqs. (32), (33), (36), (37))
     }
   }
-  return mass_matrix;
 }
 
 const MatX& explicit_mass_matrix_direct(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {

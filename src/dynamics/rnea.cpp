@@ -36,7 +36,17 @@ const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
     const SpatialInertia inertia = SpatialInertia::from_com(body.mass, data.com_position[i], data.inertia_world[i]);
     const Vec6& velocity = data.velocity[i];
     const Vec6 acceleration = data.acceleration[i] + base_acceleration;
-    data.body_force[i] = inertia.apply(acceleration) + cross_force(velocity, inertia.apply(velocity));  // f_i
+    // f_i = I_i a_i + v_i ×* I_i v_i, written out on 3-vector blocks (SpatialInertia::apply
+    // and cross_force, math/spatial.hpp) so that nothing is passed through memory:
+    //   I [w; u] = [I_O w + h × u; m u − h × w],  [w; u] ×* [n; f] = [w × n + u × f; w × f]
+    const Vec3& h = inertia.first_moment;
+    const Vec3 w = velocity.head<3>(), u = velocity.tail<3>();
+    const Vec3 momentum_angular = inertia.rotational * w + h.cross(u);
+    const Vec3 momentum_linear = inertia.mass * u - h.cross(w);
+    const Vec3 dw = acceleration.head<3>(), du = acceleration.tail<3>();
+    Vec6& force = data.body_force[i];
+    force.head<3>() = inertia.rotational * dw + h.cross(du) + w.cross(momentum_angular) + u.cross(momentum_linear);
+    force.tail<3>() = inertia.mass * du - h.cross(dw) + w.cross(momentum_linear);  // f_i
   }
   for (int i = n - 1; i >= 0; --i) {
     const Joint& joint = model.joints[i];

@@ -7,9 +7,13 @@
 // pattern of L equals the pattern of M's lower triangle. Cost O(Σ_k depth_k²) for the
 // factor, O(Σ_k depth_k) for a solve.
 //
-// Reads: data.mass_matrix (lower triangle), model.dof_parent. Writes:
-// data.mass_matrix_factor (D on the diagonal, L strictly below, unit diagonal implied;
-// entries outside the ancestor pattern are left as copied from M and never read).
+// The factorisation works on the upper triangle (M is symmetric, data.hpp) so that its
+// inner loops run down columns, contiguous in column-major storage; L is then
+// mirrored below the diagonal.
+// Reads: data.mass_matrix (both triangles: symmetric), model.dof_parent. Writes:
+// data.mass_matrix_factor (D on the diagonal, L strictly below, unit diagonal implied,
+// and Lᵀ strictly above, which the solve reads; entries outside the ancestor pattern
+// are left as copied from M and never read).
 // Allocates nothing.
 #include "mechdyn/dynamics/sparse_cholesky.hpp"
 
@@ -44,12 +48,34 @@ void factor_mass_matrix(const Model& model, Data& data) {
                         std::to_string(k - joint.v_index) + " of joint '" + joint.name + "', body '" +
                         model.bodies[body].name + "')");
     }
+    // Table 6.3 on the upper triangle (H_ji for H_ij, M being symmetric): the inner
+    // loop then walks down columns i and k, contiguous in column-major storage
+    // wherever λ(j) = j − 1 (every chain), instead of striding across rows.
+    // H_ij −= H_kj a for j = i, λ(i), … is taken in runs of consecutive indices
+    // (λ(t) = t − 1, every chain), each a plain loop the compiler vectorises. The run
+    // holding i is found once per run of i's, not once per i.
+    int run_start = -1;  // first index of the run that holds i
     for (int i = parent[k]; i != -1; i = parent[i]) {
-      const double a = h(k, i) / pivot;
-      for (int j = i; j != -1; j = parent[j]) h(i, j) -= h(k, j) * a;  // H_ij −= H_kj a
-      h(k, i) = a;                                                     // L_ki
+      const double a = h(i, k) / pivot;
+      double* column_i = &h(0, i);
+      const double* column_k = &h(0, k);
+      if (run_start < 0 || i < run_start) {
+        run_start = i;
+        while (run_start > 0 && parent[run_start] == run_start - 1) --run_start;
+      }
+      for (int t = run_start; t <= i; ++t) column_i[t] -= column_k[t] * a;  // H_ij −= H_kj a
+      for (int j = parent[run_start]; j != -1;) {                             // the runs above
+        int start = j;
+        while (start > 0 && parent[start] == start - 1) --start;
+        for (int t = start; t <= j; ++t) column_i[t] -= column_k[t] * a;
+        j = parent[start];
+      }
+      h(i, k) = a;  // L_ki (upper copy)
     }
   }
+  // L strictly below the diagonal, as documented (the solve reads the upper copy).
+  for (int k = 0; k < model.nv; ++k)
+    for (int i = parent[k]; i != -1; i = parent[i]) h(k, i) = h(i, k);
 }
 
 void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x) {
@@ -58,14 +84,20 @@ void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x)
                           std::to_string(model.nv));
   const MatX& l = data.mass_matrix_factor;
   const std::vector<int>& parent = model.dof_parent;
+  // L_ij is read as its upper copy l(j, i): down column i, contiguous.
   // Lᵀ y = b (descendants first).
-  for (int i = model.nv - 1; i >= 0; --i)
-    for (int j = parent[i]; j != -1; j = parent[j]) x[j] -= l(i, j) * x[i];
+  for (int i = model.nv - 1; i >= 0; --i) {
+    const double xi = x[i];
+    for (int j = parent[i]; j != -1; j = parent[j]) x[j] -= l(j, i) * xi;
+  }
   // D z = y.
   for (int i = 0; i < model.nv; ++i) x[i] /= l(i, i);
   // L x = z (ancestors first).
-  for (int i = 0; i < model.nv; ++i)
-    for (int j = parent[i]; j != -1; j = parent[j]) x[i] -= l(i, j) * x[j];
+  for (int i = 0; i < model.nv; ++i) {
+    double xi = x[i];
+    for (int j = parent[i]; j != -1; j = parent[j]) xi -= l(j, i) * x[j];
+    x[i] = xi;
+  }
 }
 
 }  // namespace mechdyn

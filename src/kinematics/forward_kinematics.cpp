@@ -9,22 +9,36 @@ namespace mechdyn {
 
 namespace {
 
+const Mat3 kIdentity = Mat3::Identity();  // the ground's rotation
+const Vec6 kRest = Vec6::Zero();          // the ground's velocity
+
 void positions(const Model& model, Data& data, const double* q) {
   MotionAxes axes;
+  Mat3 relative_rotation, rotated_inertia;
+  Vec3 relative_translation;
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Body& body = model.bodies[l];
     const Joint& joint = model.joints[l];
     const int parent = body.parent;
-    const Mat3 parent_rotation = parent == kGround ? Mat3::Identity() : data.rotation[parent];
-    const Vec3 parent_position = parent == kGround ? Vec3::Zero() : data.position[parent];
-    Mat3 relative_rotation;
-    Vec3 relative_translation;
     joint_relative_pose(joint, q + joint.q_index, relative_rotation, relative_translation);
-    data.rotation[l].noalias() = parent_rotation * relative_rotation;                    // eq. (4)
-    data.position[l].noalias() = parent_position + parent_rotation * relative_translation;  // eq. (6)
-    data.com_position[l].noalias() = data.position[l] + data.rotation[l] * body.com;
-    data.inertia_world[l].noalias() = data.rotation[l] * body.inertia * data.rotation[l].transpose();
-    joint_motion_axes(joint, q + joint.q_index, parent_rotation, data.rotation[l], data.position[l], axes);
+    Mat3& rotation = data.rotation[l];
+    Vec3& position = data.position[l];
+    if (parent == kGround) {  // the ground frame is the world frame
+      rotation = relative_rotation;
+      position = relative_translation;
+    } else {
+      const Mat3& parent_rotation = data.rotation[parent];
+      rotation.noalias() = parent_rotation * relative_rotation;                             // eq. (4)
+      position.noalias() = data.position[parent] + parent_rotation * relative_translation;  // eq. (6)
+    }
+    data.com_position[l].noalias() = position + rotation * body.com;
+    // i|J = Q J Qᵀ: symmetric, so only the lower triangle is multiplied out.
+    rotated_inertia.noalias() = rotation * body.inertia;
+    Mat3& inertia = data.inertia_world[l];
+    for (int c = 0; c < 3; ++c)
+      for (int r = c; r < 3; ++r) inertia(r, c) = inertia(c, r) = rotated_inertia.row(r).dot(rotation.row(c));
+    const Mat3& parent_rotation = parent == kGround ? kIdentity : data.rotation[parent];
+    joint_motion_axes(joint, q + joint.q_index, parent_rotation, rotation, position, axes);
     for (int k = 0; k < joint.nv; ++k) data.motion_axis[joint.v_index + k] = axes.col(k);
   }
 }
@@ -34,15 +48,21 @@ void velocities(const Model& model, Data& data, const double* v) {
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Joint& joint = model.joints[l];
     const int parent = model.bodies[l].parent;
-    const Vec6 parent_velocity = parent == kGround ? Vec6::Zero() : data.velocity[parent];
-    Vec6 relative = Vec6::Zero();
-    axes.resize(6, joint.nv);
-    for (int k = 0; k < joint.nv; ++k) {
-      axes.col(k) = data.motion_axis[joint.v_index + k];
-      relative += axes.col(k) * v[joint.v_index + k];
+    const Vec6& parent_velocity = parent == kGround ? kRest : data.velocity[parent];
+    Vec6& relative = data.joint_velocity[l];  // S_l q̇_l
+    if (joint.nv == 1) {
+      relative.noalias() = data.motion_axis[joint.v_index] * v[joint.v_index];
+    } else {
+      relative.setZero();
+      for (int k = 0; k < joint.nv; ++k)
+        relative.noalias() += data.motion_axis[joint.v_index + k] * v[joint.v_index + k];
     }
-    data.joint_velocity[l] = relative;
-    data.velocity[l] = parent_velocity + relative;  // eqs. (7), (9)
+    data.velocity[l].noalias() = parent_velocity + relative;  // eqs. (7), (9)
+    // The joint model reads the axes block only for joints of several coordinates
+    // (one-coordinate joints: Ṡ q̇ = v_parent × S q̇); it is copied only then.
+    axes.resize(6, joint.nv);
+    if (joint.nv > 1)
+      for (int k = 0; k < joint.nv; ++k) axes.col(k) = data.motion_axis[joint.v_index + k];
     data.joint_bias[l] =
         joint_bias_acceleration(joint, axes, v + joint.v_index, parent_velocity, relative, data.position[l]);
   }
@@ -52,10 +72,11 @@ void accelerations(const Model& model, Data& data, const double* a) {
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Joint& joint = model.joints[l];
     const int parent = model.bodies[l].parent;
-    Vec6 acc = parent == kGround ? Vec6::Zero() : data.acceleration[parent];
-    acc += data.joint_bias[l];
-    for (int k = 0; k < joint.nv; ++k) acc += data.motion_axis[joint.v_index + k] * a[joint.v_index + k];
-    data.acceleration[l] = acc;  // eqs. (8), (10)
+    Vec6& acceleration = data.acceleration[l];  // eqs. (8), (10): parent + Ṡ q̇ + S q̈
+    acceleration = data.joint_bias[l];
+    if (parent != kGround) acceleration += data.acceleration[parent];
+    for (int k = 0; k < joint.nv; ++k)
+      acceleration.noalias() += data.motion_axis[joint.v_index + k] * a[joint.v_index + k];
   }
 }
 

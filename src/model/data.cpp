@@ -1,5 +1,7 @@
 #include "mechdyn/model/data.hpp"
 
+#include <algorithm>
+
 namespace mechdyn {
 
 Data::Data(const Model& model) {
@@ -42,8 +44,60 @@ Data::Data(const Model& model) {
   loop_residual = VecX::Zero(model.num_loop_rows);
   loop_jacobian = MatX::Zero(model.num_loop_rows, nv);
 
+  // ---- closed chains ----
+  {
+    const Eigen::Index rows = model.num_loop_rows;
+    const std::size_t loops = model.loops.size();
+    for (const Joint& joint : model.joints)
+      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)
+        (joint.actuated ? actuated_dofs : passive_dofs).push_back(k);
+    const Eigen::Index np = static_cast<Eigen::Index>(passive_dofs.size());
+    const Eigen::Index na = static_cast<Eigen::Index>(actuated_dofs.size());
+    loop_bias = VecX::Zero(rows);
+    loop_multiplier = VecX::Zero(rows);
+    loop_row_wrench_a.assign(static_cast<std::size_t>(rows), Vec6::Zero());
+    loop_row_wrench_b.assign(static_cast<std::size_t>(rows), Vec6::Zero());
+    cut_wrench_a.assign(loops, Vec6::Zero());
+    cut_wrench_b.assign(loops, Vec6::Zero());
+    cut_point.assign(loops, Vec3::Zero());
+    cut_force.assign(loops, Vec3::Zero());
+    cut_torque.assign(loops, Vec3::Zero());
+    friction_effort = VecX::Zero(nv);
+    constraint_passive = MatX::Zero(rows, np);
+    constraint_system = MatX::Zero(nv, na + rows);
+    constraint_factor = MatX::Zero(nv, rows);
+    constraint_rhs = VecX::Zero(rows);
+    constraint_rhs_nv = VecX::Zero(nv);
+    constraint_solution = VecX::Zero(std::max(na + rows, np));
+    mass_llt = Eigen::LLT<MatX>(nv);
+    factor_svd.resize(nv, rows);
+    passive_svd.resize(rows, np);
+    system_svd.resize(nv, na + rows);
+    full_svd.resize(rows, nv);
+    cut_subtree_wrench.assign(n, Vec6::Zero());
+    assembly_q = VecX::Zero(model.nq);
+    assembly_step = VecX::Zero(nv);
+  }
+
   mass_matrix_factor = MatX::Zero(nv, nv);
   work = VecX::Zero(nv);
+
+  // ==== joint friction — begin ====
+  constraint_torque = VecX::Zero(static_cast<Eigen::Index>(n));
+  constraint_force = VecX::Zero(static_cast<Eigen::Index>(n));
+  axial_load = VecX::Zero(static_cast<Eigen::Index>(n));
+  normal_load = VecX::Zero(static_cast<Eigen::Index>(n));
+  tau_with_friction = VecX::Zero(nv);
+  friction_state = VecX::Zero(nv);
+  friction_state_rate = VecX::Zero(nv);
+  joint_stuck.assign(n, 0);
+  friction_previous = VecX::Zero(nv);
+  friction_rhs = VecX::Zero(nv);
+  friction_direction = VecX::Zero(nv);
+  friction_matrix = MatX::Identity(nv, nv);
+  friction_factor = Eigen::LLT<MatX>(nv);
+  friction_factor.compute(friction_matrix);
+  // ==== joint friction — end ====
 }
 
 }  // namespace mechdyn

@@ -1,6 +1,8 @@
 // Model validation and derived topology.
 #include "mechdyn/model/model.hpp"
 
+#include "mechdyn/friction/friction_models.hpp"
+
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -208,7 +210,8 @@ void finalize_model(Model& model, const std::string& source) {
   for (const Marker& marker : model.markers) {
     if (marker.at.body != kGround && (marker.at.body < 0 || marker.at.body >= n))
       fail(source, "marker '" + marker.name + "'", "unknown body");
-  }
+  }  for (const Joint& joint : model.joints)  // joint friction (friction/friction_models.hpp)
+    if (joint.friction) check_joint_friction(*joint.friction, joint.type, source + ": joint '" + joint.name + "'");
 }
 
 }  // namespace mechdyn

@@ -38,6 +38,17 @@ constexpr double e1 = 71.0 / 57600.0, e3 = -71.0 / 16695.0, e4 = 71.0 / 1920.0, 
 DormandPrinceIntegrator::DormandPrinceIntegrator(const Model& model, AccelerationFunction acceleration,
                                                  const DormandPrinceOptions& options)
     : options_(options), derivative_(model, std::move(acceleration)) {
+  allocate(model);
+}
+
+DormandPrinceIntegrator::DormandPrinceIntegrator(const Model& model, ExtendedDerivativeFunction derivative,
+                                                 int auxiliary_size, const DormandPrinceOptions& options)
+    : options_(options), derivative_(model, std::move(derivative), auxiliary_size) {
+  allocate(model);
+}
+
+void DormandPrinceIntegrator::allocate(const Model& model) {
+  const DormandPrinceOptions& options = options_;
   if (!(options.relative_tolerance >= 0.0) || !(options.absolute_tolerance >= 0.0) ||
       options.relative_tolerance + options.absolute_tolerance <= 0.0 || !std::isfinite(options.relative_tolerance) ||
       !std::isfinite(options.absolute_tolerance))
@@ -45,7 +56,7 @@ DormandPrinceIntegrator::DormandPrinceIntegrator(const Model& model, Acceleratio
   if (!(options.min_step > 0.0) || !(options.max_step > options.min_step))
     throw InvalidArgument("dopri5: need 0 < min_step < max_step");
   if (!(options.safety > 0.0 && options.safety <= 1.0)) throw InvalidArgument("dopri5: safety factor must lie in (0, 1]");
-  const Eigen::Index n = model.nq + model.nv;
+  const Eigen::Index n = model.nq + model.nv + derivative_.auxiliary_size();
   x_ = VecX::Zero(n);
   x_new_ = VecX::Zero(n);
   stage_ = VecX::Zero(n);
@@ -93,13 +104,20 @@ double DormandPrinceIntegrator::initial_step(double t, double t_end) {
 }
 
 void DormandPrinceIntegrator::advance(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v) {
+  advance(t, t_end, q, v, no_auxiliary_);
+}
+
+void DormandPrinceIntegrator::advance(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v,
+                                      Eigen::Ref<VecX> z) {
   const Model& model = derivative_.model();
-  const Eigen::Index nq = model.nq, nv = model.nv;
+  const Eigen::Index nq = model.nq, nv = model.nv, nz = derivative_.auxiliary_size();
   if (q.size() != nq || v.size() != nv) throw InvalidArgument("dopri5: q or v has the wrong size");
+  if (z.size() != nz) throw InvalidArgument("dopri5: the auxiliary state has the wrong size");
   if (!(t_end >= t) || !std::isfinite(t_end) || !std::isfinite(t))
     throw InvalidArgument("dopri5: end time lies before the start time");
   x_.head(nq) = q;
-  x_.tail(nv) = v;
+  x_.segment(nq, nv) = v;
+  x_.tail(nz) = z;
   bool previous_rejected = false;
   bool have_first_stage = false;  // k_[0] = f(t, x_) is still valid after a rejection
   long steps = 0;
@@ -152,7 +170,8 @@ void DormandPrinceIntegrator::advance(double t, double t_end, Eigen::Ref<VecX> q
     if (err <= 1.0) {
       if (previous_rejected) factor = std::min(factor, 1.0);
       t = last ? t_end : t + h;
-      check_finite_state(model, t, x_new_.head(nq), x_new_.tail(nv));
+      check_finite_state(model, t, x_new_.head(nq), x_new_.segment(nq, nv));
+      if (!x_new_.tail(nz).allFinite()) throw SolverError("dopri5: the auxiliary state became non-finite");
       normalize_configuration(model, x_new_.head(nq));
       x_.swap(x_new_);
       have_first_stage = false;
@@ -167,7 +186,8 @@ void DormandPrinceIntegrator::advance(double t, double t_end, Eigen::Ref<VecX> q
     }
   }
   q = x_.head(nq);
-  v = x_.tail(nv);
+  v = x_.segment(nq, nv);
+  z = x_.tail(nz);
 }
 
 }  // namespace mechdyn

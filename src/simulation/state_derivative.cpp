@@ -61,10 +61,20 @@ StateDerivative::StateDerivative(const Model& model, AccelerationFunction accele
   if (!acceleration_) throw InvalidArgument("state derivative: no acceleration function given");
 }
 
+StateDerivative::StateDerivative(const Model& model, ExtendedDerivativeFunction derivative, int auxiliary_size)
+    : model_(model), extended_(std::move(derivative)), auxiliary_size_(auxiliary_size), configuration_rate_(model) {
+  if (!extended_) throw InvalidArgument("state derivative: no derivative function given");
+  if (auxiliary_size < 0) throw InvalidArgument("state derivative: negative auxiliary state size");
+}
+
 void StateDerivative::evaluate(double t, const Eigen::Ref<const VecX>& x, Eigen::Ref<VecX> x_rate) {
   const Eigen::Index nq = model_.nq, nv = model_.nv;
-  configuration_rate_.evaluate(x.head(nq), x.tail(nv), x_rate.head(nq));
-  acceleration_(t, x.head(nq), x.tail(nv), x_rate.tail(nv));
+  const Eigen::Index nz = auxiliary_size_;
+  configuration_rate_.evaluate(x.head(nq), x.segment(nq, nv), x_rate.head(nq));
+  if (extended_)  // x = (q, v, z)
+    extended_(t, x.head(nq), x.segment(nq, nv), x.tail(nz), x_rate.segment(nq, nv), x_rate.tail(nz));
+  else
+    acceleration_(t, x.head(nq), x.tail(nv), x_rate.tail(nv));
   ++evaluations_;
 }
 

@@ -9,7 +9,8 @@
 
 namespace mechdyn {
 
-/// Factors data.mass_matrix into data.mass_matrix_factor. Throws SolverError naming
+/// Factors data.mass_matrix (symmetric, both triangles filled, as every mass-matrix
+/// algorithm leaves it) into data.mass_matrix_factor. Throws SolverError naming
 /// the velocity coordinate when M is not positive definite. No allocation.
 void factor_mass_matrix(const Model& model, Data& data);
 

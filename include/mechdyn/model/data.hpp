@@ -8,6 +8,9 @@
 // docs/notation.md maps each symbol to its field.
 #pragma once
 
+#include <Eigen/Cholesky>
+
+#include "mechdyn/constraints/jacobi_svd.hpp"
 #include "mechdyn/math/spatial.hpp"
 #include "mechdyn/math/types.hpp"
 #include "mechdyn/model/model.hpp"
@@ -60,9 +63,59 @@ struct Data {
   VecX loop_residual;   // Φ(q): position closure residual, model.num_loop_rows (EC eq. 24 integrated)
   MatX loop_jacobian;   // ∂Φ/∂q · (velocity map): rows × nv, so that Φ̇ = J q̇ (EC eq. 24)
 
+  // ---- closed chains (constraints/*.hpp: loop_acceleration, cut_joint_forces,
+  //      assembly, closed_chain_inverse_dynamics, constrained_forward_dynamics) ------
+  // rows = model.num_loop_rows, loops = model.loops.size(), np = passive velocities.
+  VecX loop_bias;                      // J̇ v: closure acceleration at a = 0, rows (EC eq. 24 differentiated)
+  VecX loop_multiplier;                // λ: cut-joint multipliers, rows; M a + h = τ + Jᵀ λ (EC eqs. 25–26)
+  AlignedVector<Vec6> loop_row_wrench_a;  // per row: spatial force on body a per unit λ (about world origin)
+  AlignedVector<Vec6> loop_row_wrench_b;  // per row: spatial force on body b per unit λ (about world origin)
+  AlignedVector<Vec6> cut_wrench_a;    // per loop: constraint wrench on body a [moment about world origin; force]
+  AlignedVector<Vec6> cut_wrench_b;    // per loop: constraint wrench on body b (world origin), balances cut_wrench_a
+  std::vector<Vec3> cut_point;         // per loop: cut point p_a in the world
+  std::vector<Vec3> cut_force;         // per loop: l_cS, constraint force on body a at p_a (world); −it acts on b
+  std::vector<Vec3> cut_torque;        // per loop: constraint torque on body a about p_a (world)
+  VecX friction_effort;                // nv: τ_f, friction effort per velocity coordinate (opposes v); shared with friction/
+  std::vector<int> passive_dofs;       // velocity indices of joints with actuated: false
+  std::vector<int> actuated_dofs;      // velocity indices of actuated joints
+  MatX constraint_passive;             // J_p: rows × np (assembly, passive velocities)
+  MatX constraint_system;              // [S_a  Jᵀ]: nv × (na + rows) (inverse dynamics)
+  MatX constraint_factor;              // L⁻¹ Jᵀ: nv × rows, M = L Lᵀ (forward dynamics)
+  VecX constraint_rhs;                 // rows scratch
+  VecX constraint_rhs_nv;              // nv scratch
+  VecX constraint_solution;            // max(na + rows, np) scratch
+  Eigen::LLT<MatX> mass_llt;                           // M = L Lᵀ
+  JacobiSvd factor_svd;                // of K = L⁻¹ Jᵀ: (J M⁻¹ Jᵀ)⁺ (forward dynamics, velocity projection)
+  JacobiSvd passive_svd;               // of J_p (assembly, passive motion)
+  JacobiSvd system_svd;                // of [S_a Jᵀ] (inverse dynamics)
+  JacobiSvd full_svd;                  // of J (position projection)
+  VecX assembly_q;                     // nq: trial configuration of the line search
+  VecX assembly_step;                  // nv: Newton step in velocity coordinates
+  AlignedVector<Vec6> cut_subtree_wrench;  // per body: Σ of cut-joint wrenches on its subtree (world origin)
+  // ---- closed chains — end ------------------------------------------------------
   // ---- sparse factorisation M = Lᵀ D L (dynamics/sparse_cholesky.hpp) ---------
   MatX mass_matrix_factor;  // L (strict lower, unit diagonal implied) and D on the diagonal
   VecX work;                // nv scratch
+
+  // ==== joint friction (friction/*.hpp; docs/friction.md) — begin =================
+  // Joint load decomposition (friction/joint_load_decomposition.hpp), per body u, from
+  // the reaction wrench (f, τ about o_u) and the joint's reference axis n (EC §3.1–3.3):
+  VecX constraint_torque;    // τ_r (revolute, eqs. 36–39: |τ − n nᵀτ|), τ_p (prismatic, eq. 44); per body
+  VecX constraint_force;     // f_r (revolute, eq. 44: |f − n nᵀf|), f_p (prismatic, eq. 39); per body
+  VecX axial_load;           // f_m (revolute, eq. 46: |nᵀf|, N), τ_m (prismatic, eq. 46: |nᵀτ|, N·m); per body
+  VecX normal_load;          // τ_n (revolute, N·m) / f_n (prismatic, N), model-format.md; 0 without friction.load; per body
+  // Friction efforts and the dynamics with friction (EC §4.1, eqs. 53–54):
+  // τ_f per velocity coordinate is data.friction_effort (declared in the closed-chain block, shared)
+  VecX tau_with_friction;    // τ_d = M a + h + τ_f (eq. 54), nv
+  VecX friction_state;       // LuGre bristle deflection z per velocity coordinate (0 elsewhere), nv; an input
+  VecX friction_state_rate;  // ż of the LuGre bristles at the last evaluation, nv
+  std::vector<char> joint_stuck;  // per body: 1 when the joint sticks (a = 0, |τ_f| ≤ static limit) in forward dynamics
+  VecX friction_previous;    // forward-dynamics scratch: friction efforts of the previous iterate, nv
+  VecX friction_rhs;         // forward-dynamics scratch: right-hand side, nv
+  VecX friction_direction;   // forward-dynamics scratch: slip direction (±1) of joints released from rest, nv
+  MatX friction_matrix;      // forward-dynamics scratch: M with stuck rows/columns replaced, nv x nv
+  Eigen::LLT<MatX> friction_factor;  // its Cholesky factor (allocated once)
+  // ==== joint friction — end ======================================================
 };
 
 }  // namespace mechdyn

@@ -32,6 +32,13 @@ namespace mechdyn {
 using AccelerationFunction = std::function<void(double t, const Eigen::Ref<const VecX>& q,
                                                 const Eigen::Ref<const VecX>& v, Eigen::Ref<VecX> a)>;
 
+/// Extended state x = (q, v, z) with auxiliary variables z integrated with the dynamics
+/// (e.g. the LuGre bristle deflections of friction/friction_simulation.hpp): writes
+/// v̇ = a and ż = z_rate.
+using ExtendedDerivativeFunction =
+    std::function<void(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                       const Eigen::Ref<const VecX>& z, Eigen::Ref<VecX> a, Eigen::Ref<VecX> z_rate)>;
+
 /// q̇(q, v) of every joint. Keeps the world rotations of the bodies as workspace.
 class ConfigurationRate {
  public:
@@ -53,10 +60,13 @@ void normalize_configuration(const Model& model, Eigen::Ref<VecX> q);
 void check_finite_state(const Model& model, double t, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& v);
 
-/// Evaluates ẋ = (q̇, a(t, q, v)) for the stacked state x = (q, v). Shared by the integrators.
+/// Evaluates ẋ = (q̇, a(t, q, v)) for the stacked state x = (q, v), or (q̇, a, ż) for
+/// x = (q, v, z) with auxiliary variables. Shared by the integrators.
 class StateDerivative {
  public:
   StateDerivative(const Model& model, AccelerationFunction acceleration);
+  StateDerivative(const Model& model, ExtendedDerivativeFunction derivative, int auxiliary_size);
+  int auxiliary_size() const { return auxiliary_size_; }
   void evaluate(double t, const Eigen::Ref<const VecX>& x, Eigen::Ref<VecX> x_rate);
   int evaluations() const { return evaluations_; }
   const Model& model() const { return model_; }
@@ -64,6 +74,8 @@ class StateDerivative {
  private:
   const Model& model_;
   AccelerationFunction acceleration_;
+  ExtendedDerivativeFunction extended_;
+  int auxiliary_size_ = 0;
   ConfigurationRate configuration_rate_;
   int evaluations_ = 0;
 };
@@ -72,9 +84,12 @@ class StateDerivative {
 class Rk4Integrator {
  public:
   Rk4Integrator(const Model& model, AccelerationFunction acceleration);
+  Rk4Integrator(const Model& model, ExtendedDerivativeFunction derivative, int auxiliary_size);
 
   /// Advances (q, v) from t by one step h: x ← x + h/6 (k1 + 2 k2 + 2 k3 + k4).
   void step(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v);
+  /// The same for the extended state (q, v, z) (the extended constructor).
+  void step(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
 
   /// Advances (q, v) from t to t_end in ceil((t_end − t)/h) equal steps of at most h.
   void advance(double t, double t_end, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v);
@@ -84,6 +99,7 @@ class Rk4Integrator {
  private:
   StateDerivative derivative_;
   VecX x_, stage_, k1_, k2_, k3_, k4_;
+  VecX no_auxiliary_;  // empty z for the (q, v) interface
 };
 
 struct DormandPrinceOptions {
@@ -103,11 +119,15 @@ class DormandPrinceIntegrator {
  public:
   DormandPrinceIntegrator(const Model& model, AccelerationFunction acceleration,
                           const DormandPrinceOptions& options = {});
+  DormandPrinceIntegrator(const Model& model, ExtendedDerivativeFunction derivative, int auxiliary_size,
+                          const DormandPrinceOptions& options = {});
 
   /// Advances (q, v) from t to exactly t_end with adaptive steps. The step size
   /// carries over between calls. Throws SolverError on step-size underflow, too many
   /// steps, or a non-finite state.
   void advance(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v);
+  /// The same for the extended state (q, v, z) (the extended constructor).
+  void advance(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
 
   int accepted_steps() const { return accepted_; }
   int rejected_steps() const { return rejected_; }
@@ -117,6 +137,7 @@ class DormandPrinceIntegrator {
  private:
   double initial_step(double t, double t_end);  // uses x_ and k1_ = f(t, x_)
   double error_norm() const;                    // eq. (4.11) on error_, x_, x_new_
+  void allocate(const Model& model);
 
   DormandPrinceOptions options_;
   StateDerivative derivative_;
@@ -125,6 +146,7 @@ class DormandPrinceIntegrator {
   int rejected_ = 0;
   VecX x_, x_new_, stage_, error_;
   VecX k_[7];
+  VecX no_auxiliary_;  // empty z for the (q, v) interface
 };
 
 }  // namespace mechdyn

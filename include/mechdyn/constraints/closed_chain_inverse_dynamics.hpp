@@ -1,0 +1,52 @@
+// Inverse dynamics of a closed chain: passive motion, actuated efforts, cut-joint
+// forces and the actuated joints' friction.
+//
+// Source: explicit-canonical-dynamics-joint-friction (EC) §2.3, eqs. (23)–(27), and
+// §4.2, eqs. (55)–(56) with Algorithm 1 (closed-chain branch, lines 11–16):
+//  1. assembly: Φ(q) = 0 for the passive coordinates (constraints/assembly.hpp);
+//  2. passive velocities from eq. (24):      J_p v_p = −J_a v_a;
+//  3. passive accelerations (eq. 24 differentiated): J_p a_p = −J_a a_a − J̇ v;
+//  4. τ_tree = M a + h of the spanning tree (RNEA), and eqs. (23), (25)–(26):
+//         M a + h = S_a τ_a + Jᵀ λ,   i.e.  [S_a  Jᵀ] [τ_a; λ] = τ_tree
+//     (S_a selects the actuated coordinates; τ_c = Jᵀ λ are the cut joints' forces);
+//  5. cut-joint wrenches from λ and the closed chain's joint reactions, with those
+//     wrenches applied as external forces (EC eqs. 39, 44, 46; constraints/cut_joint_forces.hpp);
+//  6. friction of every actuated joint with friction parameters from its normal load
+//     (eq. 47 in the model-format.md form) and eq. (42) or (52); driving effort
+//     τ_d = τ_a + τ_f (eq. 56: friction opposes the joint velocity).
+// Redundancy: with redundant closure rows or redundant actuation [S_a Jᵀ] is rank
+// deficient and (τ_a, λ) not unique; the minimum Euclidean-norm solution of step 4 is
+// returned (one-sided Jacobi SVD, constraints/jacobi_svd.hpp). The passive motion (steps 2–3) must be
+// determined: J_p must have full column rank (else SolverError, singular configuration),
+// and the actuated motion must be compatible with the loops (else SolverError).
+// Friction: friction/joint_load_decomposition.hpp (normal load) and
+// friction/friction_models.hpp (friction_effort; LuGre at its steady state) of the
+// friction library; passive joints are frictionless, as in EC §5.2.
+// Allocates nothing after Data is built.
+#pragma once
+
+#include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/model/data.hpp"
+
+namespace mechdyn {
+
+struct ClosedChainOptions {
+  AssemblyOptions assembly;             // step 1
+  double rank_tolerance = 1e-10;        // step 4: relative singular-value threshold of [S_a Jᵀ]
+  double compatibility_tolerance = 1e-8;  // steps 2–3: relative residual allowed in J v = 0, J a = −J̇v
+};
+
+/// q, v, a (nq, nv, nv): on input the actuated coordinates/velocities/accelerations
+/// (and an initial guess of the passive coordinates in q); on output the passive parts
+/// are filled in. Results: data.tau (actuated efforts τ_a, zero at passive coordinates),
+/// data.friction_effort (τ_f), data.loop_multiplier (λ), data.cut_force/cut_torque/
+/// cut_wrench_*, data.reaction_force/reaction_torque (closed chain). Returns data.tau.
+const VecX& closed_chain_inverse_dynamics(const Model& model, Data& data, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v,
+                                          Eigen::Ref<VecX> a, const ClosedChainOptions& options = {});
+
+/// Friction efforts of the actuated joints at (v, a) from data.reaction_* (run
+/// closed_chain_joint_reactions first) into data.friction_effort.
+void actuated_joint_friction(const Model& model, Data& data, const Eigen::Ref<const VecX>& v,
+                             const Eigen::Ref<const VecX>& a);
+
+}  // namespace mechdyn

@@ -1,0 +1,92 @@
+// Time integration of a tree with joint friction: forward dynamics under efforts τ_d(t),
+// stick–slip events, and the LuGre bristle states.
+//
+// State: x = (q, v, z). z has one entry per velocity coordinate: the LuGre bristle
+// deflection of that coordinate's joint (0 and constant for every other coordinate); it
+// is integrated with the dynamics by the same Runge–Kutta stages (the extended state of
+// simulation/integrators.hpp), ż = v − σ0 |v| z / g(v).
+// Integrators: RK4 at a fixed step (as in EC §5.1) or Dormand–Prince 5(4).
+//
+// Stick–slip (docs/friction.md): v̇ from forward_dynamics_with_friction.hpp, which holds
+// a joint at rest (v = 0 exactly) stuck while its holding effort stays within static
+// friction. A Coulomb–viscous or Stribeck joint that is moving can only come to rest
+// through a velocity reversal event: when a step (RK4 step, or DOPRI5 output interval)
+// ends with the sign of v_k changed (or v_k = 0), the crossing time is located by the
+// Illinois variant of regula falsi (each trial re-integrates from the start of the step
+// to the trial time) to within event_time_tolerance, the state is taken there, v_k is set
+// to exactly 0, and the integration resumes from that time: the joint then sticks or
+// slips back as forward dynamics decides. Error bound: the velocity reset changes v_k by
+// at most |q̈_k| · event_time_tolerance.
+// Rest band: within a step the adaptive integrator may reach v_k ≈ 0 without a sign
+// change at the step end (the Filippov sliding of a sign function); forward dynamics
+// therefore counts |v_k| ≤ solver.rest_velocity (1e-9) as rest, and after each chunk a
+// joint held stuck inside the band gets v_k = 0 exactly. Creep bound: rest_velocity
+// times one step (1e-12 rad or m at the default step), then none.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "mechdyn/friction/forward_dynamics_with_friction.hpp"
+#include "mechdyn/model/data.hpp"
+#include "mechdyn/simulation/integrators.hpp"
+
+namespace mechdyn {
+
+/// τ_d(t, q, v): writes the nv driving efforts.
+using EffortFunction = std::function<void(double t, const Eigen::Ref<const VecX>& q,
+                                          const Eigen::Ref<const VecX>& v, Eigen::Ref<VecX> tau)>;
+
+/// The solver options of a simulation: |v| ≤ 1e-9 (rad/s or m/s) counts as rest.
+inline FrictionSolverOptions rest_band() {
+  FrictionSolverOptions options;
+  options.rest_velocity = 1e-9;
+  return options;
+}
+
+struct FrictionSimulationOptions {
+  bool adaptive = false;                 // false: RK4 at `step`; true: Dormand–Prince 5(4)
+  double step = 1e-3;                    // RK4 step; DOPRI5: largest step
+  DormandPrinceOptions dormand_prince;   // tolerances of the adaptive integrator
+  FrictionSolverOptions solver = rest_band();  // the implicit friction solve (rest band 1e-9)
+  bool locate_events = true;             // velocity-reversal events (see above)
+  double event_time_tolerance = 1e-12;   // s: width of the bracket around a located reversal
+  int max_event_iterations = 100;
+};
+
+class FrictionSimulation {
+ public:
+  FrictionSimulation(const Model& model, EffortFunction effort, const FrictionSimulationOptions& options = {});
+
+  /// Advances (q, v, z) from t to t_end (z: nv LuGre states, see above).
+  void advance(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
+
+  /// Number of located velocity-reversal events so far.
+  int events() const { return events_; }
+  int evaluations() const;
+
+ private:
+  void capture_resting_joints(double t, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
+  void advance_chunk(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
+  void integrate(double t0, double t1, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
+  int first_reversal(const VecX& v_before, const VecX& v_after) const;
+
+  const Model& model_;
+  EffortFunction effort_;
+  FrictionSimulationOptions options_;
+  Data data_;
+  VecX tau_;
+  std::unique_ptr<Rk4Integrator> rk4_;
+  std::unique_ptr<DormandPrinceIntegrator> dopri_;
+  VecX q0_, v0_, z0_, q1_, v1_, z1_;
+  int events_ = 0;
+};
+
+/// The derivative (v̇, ż) with friction for the extended state: effort τ_d(t, q, v), then
+/// forward_dynamics_with_friction with data.friction_state = z.
+void friction_state_derivative(const Model& model, Data& data, const FrictionSolverOptions& options,
+                               const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                               const Eigen::Ref<const VecX>& z, const Eigen::Ref<const VecX>& tau,
+                               Eigen::Ref<VecX> a, Eigen::Ref<VecX> z_rate);
+
+}  // namespace mechdyn

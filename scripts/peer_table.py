@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""Markdown table of bench/bench_peers.cpp's results: mechdyn (explicit and recursive)
+beside MuJoCo and Simbody, the ratios mechdyn/MuJoCo and the issue's targets.
+
+Usage: peer_table.py results.json
+Times are CPU ns per call (the median of the repetitions when there are several).
+"""
+import json
+import sys
+
+# Fractions of MuJoCo's time that the fastest open-source libraries reach
+# (the issue's targets): quantity -> model -> fraction.
+TARGETS = {
+    "inverse_dynamics": {"five_axis_tree": 0.36, "panda_like_arm": 0.37, "branched_tree_30": 0.40,
+                         "serial_chain_50": 0.43},
+    "mass_matrix": {"five_axis_tree": 0.44, "panda_like_arm": 0.52, "branched_tree_30": 0.53,
+                    "serial_chain_50": 0.72},
+    "forward_dynamics": {"five_axis_tree": 0.70, "panda_like_arm": 0.70, "branched_tree_30": 0.81,
+                         "serial_chain_50": 0.39},
+}
+QUANTITIES = ["mass_matrix", "bias_force", "inverse_dynamics", "forward_dynamics"]
+LIBRARIES = ["mechdyn_explicit", "mechdyn_recursive", "mujoco", "simbody"]
+
+
+def load(path):
+    with open(path) as f:
+        report = json.load(f)
+    times, medians, models = {}, {}, []
+    for b in report.get("benchmarks", []):
+        name = b.get("run_name", b["name"])
+        parts = name.split("/")
+        if len(parts) < 3:
+            continue
+        quantity, library, model = parts[0], parts[1], parts[2]
+        if model not in models:
+            models.append(model)
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        ns = b["cpu_time"] * scale
+        key = (quantity, library, model)
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                medians[key] = ns
+        else:
+            times.setdefault(key, ns)
+    times.update(medians)
+    return report.get("context", {}), times, models
+
+
+def main():
+    context, times, models = load(sys.argv[1])
+    print(f"commit {context.get('mechdyn.commit', 'unknown')}, CPU {context.get('mechdyn.cpu', 'unknown')}, "
+          f"{context.get('num_cpus', '?')} CPUs, MuJoCo {context.get('mujoco.version', '?')}, "
+          f"Simbody: {context.get('simbody', '?')}")
+    for model in models:
+        print(f"- {model}: {context.get('check.' + model, '')}")
+    print()
+    print("| model | quantity | explicit ns | recursive ns | MuJoCo ns | Simbody ns | explicit/MuJoCo | "
+          "recursive/MuJoCo | best/MuJoCo | target | met |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for model in models:
+        for quantity in QUANTITIES:
+            t = {lib: times.get((quantity, lib, model)) for lib in LIBRARIES}
+            if t["mujoco"] is None:
+                continue
+            cells = [f"{t[lib]:.0f}" if t[lib] is not None else "-" for lib in LIBRARIES]
+            ratios = [t[lib] / t["mujoco"] if t[lib] is not None else None
+                      for lib in ("mechdyn_explicit", "mechdyn_recursive")]
+            present = [r for r in ratios if r is not None]
+            best = min(present) if present else None
+            target = TARGETS.get(quantity, {}).get(model)
+            met = "-" if target is None or best is None else ("yes" if best <= target else "no")
+            fmt = lambda r: "-" if r is None else f"{r:.2f}"
+            print(f"| {model} | {quantity} | {' | '.join(cells)} | {fmt(ratios[0])} | {fmt(ratios[1])} | "
+                  f"{fmt(best)} | {fmt(target)} | {met} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+// Constrained forward dynamics, range-space with a pseudo-inverse (EC eqs. 23–26).
+// See the header.
+#include "mechdyn/constraints/constrained_forward_dynamics.hpp"
+
+#include "mechdyn/constraints/cut_joint_forces.hpp"
+#include "mechdyn/constraints/loop_acceleration.hpp"
+#include "mechdyn/constraints/loop_closure.hpp"
+#include "mechdyn/dynamics/crba.hpp"
+#include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/errors.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+
+namespace mechdyn {
+
+const VecX& constrained_forward_dynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                                         const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& tau,
+                                         const ConstrainedDynamicsOptions& options) {
+  check_state(model, q, &v, &tau, "tau");
+  const Eigen::Index rows = model.num_loop_rows;
+  // h(q, v) = RNEA(q, v, 0) (EC eqs. 19–22) and M(q) (CRBA).
+  data.constraint_rhs_nv.setZero();
+  rnea(model, data, q, v, data.constraint_rhs_nv);
+  data.ddq = tau - data.tau;  // τ − h
+  crba(model, data, q);
+  data.mass_llt.compute(data.mass_matrix);
+  if (data.mass_llt.info() != Eigen::Success)
+    throw SolverError("constrained forward dynamics: the mass matrix is not positive definite");
+  data.mass_llt.solveInPlace(data.ddq);  // a_free = M⁻¹ (τ − h)
+  if (rows == 0) return data.ddq;
+
+  loop_closure(model, data, q);              // Φ, J (EC eq. 24)
+  loop_bias_acceleration(model, data, q, v);  // J̇ v
+  // c − J a_free with c = −J̇v − 2α J v − β² Φ
+  data.constraint_rhs = -data.loop_bias;
+  if (options.baumgarte_alpha != 0.0) data.constraint_rhs.noalias() -= (2.0 * options.baumgarte_alpha) * (data.loop_jacobian * v);
+  if (options.baumgarte_beta != 0.0)
+    data.constraint_rhs -= (options.baumgarte_beta * options.baumgarte_beta) * data.loop_residual;
+  data.constraint_rhs.noalias() -= data.loop_jacobian * data.ddq;
+  // K = L⁻¹ Jᵀ, G = Kᵀ K = J M⁻¹ Jᵀ
+  data.constraint_factor = data.loop_jacobian.transpose();
+  data.mass_llt.matrixL().solveInPlace(data.constraint_factor);
+  // λ = G⁺ (c − J a_free), G = KᵀK = V Σ² Vᵀ from the SVD of K; σ ≤ tolerance · σ_max dropped.
+  data.factor_svd.compute(data.constraint_factor);
+  data.factor_svd.solve_gram(data.constraint_rhs, data.loop_multiplier, options.rank_tolerance);
+  // a = a_free + M⁻¹ Jᵀ λ = a_free + L⁻ᵀ K λ
+  data.constraint_rhs_nv.noalias() = data.constraint_factor * data.loop_multiplier;
+  data.mass_llt.matrixU().solveInPlace(data.constraint_rhs_nv);
+  data.ddq += data.constraint_rhs_nv;
+  cut_joint_wrenches(model, data);  // kinematics at q from loop_bias_acceleration
+  return data.ddq;
+}
+
+}  // namespace mechdyn

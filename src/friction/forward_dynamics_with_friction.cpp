@@ -1,0 +1,129 @@
+// Forward dynamics with joint friction and stick–slip: the implicit equation
+// M q̈ + h + τ_f(N(q̈), v) = τ_d (EC §4.1, eq. 53) by fixed-point iteration on τ_f, with
+// the stick set of the switching models. See friction/forward_dynamics_with_friction.hpp.
+//
+// Reads: Model, data.friction_state (LuGre). Writes: data.ddq, data.friction_effort,
+// data.friction_state_rate, data.joint_stuck, data.tau_with_friction, data.tau, the
+// reactions, the decomposition, data.mass_matrix, data.bias_force, the friction scratch
+// (friction_previous, friction_rhs, friction_direction, friction_matrix, friction_factor). Allocates nothing.
+#include "mechdyn/friction/forward_dynamics_with_friction.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "mechdyn/dynamics/explicit_bias.hpp"
+#include "mechdyn/dynamics/explicit_jsim.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
+#include "mechdyn/errors.hpp"
+#include "mechdyn/friction/friction_models.hpp"
+#include "mechdyn/friction/joint_load_decomposition.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+
+namespace mechdyn {
+
+namespace {
+double sign_of(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+}  // namespace
+
+const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                                           const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& tau,
+                                           const FrictionSolverOptions& options) {
+  check_state(model, q, &v, &tau, "tau");
+  explicit_mass_matrix(model, data, q);  // M (EJ eqs. 30–37)
+  explicit_bias_force(model, data, q, v);  // h (EC eqs. 21–22)
+  const int n = model.num_bodies();
+  VecX& friction = data.friction_effort;
+  VecX& direction = data.friction_direction;  // slip direction of joints released from rest
+  friction.setZero();
+  direction.setZero();
+  for (int u = 0; u < n; ++u) {
+    const Joint& joint = model.joints[u];
+    data.joint_stuck[u] = joint.friction && friction_switches(*joint.friction) &&
+                          std::abs(v[joint.v_index]) <= options.rest_velocity;
+  }
+  int stuck_worst = -1;
+  double change = 0.0;
+  for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
+    // q̈ = M⁻¹ (τ_d − h − τ_f) with the stuck coordinates fixed at 0 (eq. 53).
+    data.friction_matrix = data.mass_matrix;
+    data.friction_rhs = tau - data.bias_force - friction;
+    for (int u = 0; u < n; ++u) {
+      if (!data.joint_stuck[u]) continue;
+      const int k = model.joints[u].v_index;
+      data.friction_matrix.row(k).setZero();
+      data.friction_matrix.col(k).setZero();
+      data.friction_matrix(k, k) = 1.0;
+      data.friction_rhs[k] = 0.0;
+    }
+    data.friction_factor.compute(data.friction_matrix);
+    if (data.friction_factor.info() != Eigen::Success)
+      throw SolverError("forward dynamics with friction: the mass matrix is not positive definite");
+    data.ddq = data.friction_rhs;
+    data.friction_factor.solveInPlace(data.ddq);
+
+    // Normal loads at this acceleration (Algorithm 1 lines 6–7), then the friction (line 8).
+    joint_reactions(model, data, q, v, data.ddq);  // data.tau = M q̈ + h
+    joint_load_decomposition(model, data);
+    data.friction_previous = friction;
+    bool stick_set_changed = false;
+    double worst_ratio = 1.0;
+    int worst = -1;
+    for (int u = 0; u < n; ++u) {
+      const Joint& joint = model.joints[u];
+      if (!joint.friction) continue;
+      const JointFriction& f = *joint.friction;
+      const int k = joint.v_index;
+      const double normal = f.load ? data.normal_load[u] : 1.0;
+      if (data.joint_stuck[u]) {  // the effort that holds the joint, against the static limit
+        const double holding = tau[k] - data.tau[k];
+        const double limit = static_friction_limit(f, normal);
+        friction[k] = holding;
+        if (std::abs(holding) > limit) {
+          const double ratio = limit > 0.0 ? std::abs(holding) / limit : INFINITY;
+          if (ratio > worst_ratio) worst_ratio = ratio, worst = u;
+        }
+      } else if (f.model == FrictionModel::LuGre) {
+        const double rate = lugre_state_rate(f, normal, v[k], data.friction_state[k]);
+        data.friction_state_rate[k] = rate;
+        friction[k] = lugre_effort(f, normal, v[k], data.friction_state[k], rate);
+      } else if (friction_switches(f) && std::abs(v[k]) <= options.rest_velocity) {
+        // Released from rest: slips with the friction of v = 0, opposing its acceleration.
+        if (data.ddq[k] * direction[k] < 0.0) {  // accelerating against its slip: sticks again
+          data.joint_stuck[u] = 1;
+          stick_set_changed = true;
+        }
+        friction[k] = friction_effort(f, normal, 0.0, direction[k]);
+      } else {
+        friction[k] = friction_effort(f, normal, v[k], data.ddq[k]);  // eq. (42) or (52)
+      }
+    }
+    if (worst >= 0) {  // release the most overloaded stuck joint
+      const int k = model.joints[worst].v_index;
+      data.joint_stuck[worst] = 0;
+      direction[k] = sign_of(tau[k] - data.tau[k]);
+      friction[k] = friction_effort(*model.joints[worst].friction,
+                                    model.joints[worst].friction->load ? data.normal_load[worst] : 1.0, 0.0,
+                                    direction[k]);
+      stick_set_changed = true;
+    }
+    change = (friction - data.friction_previous).lpNorm<Eigen::Infinity>();
+    stuck_worst = worst;
+    if (!stick_set_changed && change <= options.tolerance * (1.0 + friction.lpNorm<Eigen::Infinity>())) {
+      for (int u = 0; u < n; ++u)
+        if (data.joint_stuck[u]) data.ddq[model.joints[u].v_index] = 0.0;
+      data.tau_with_friction = tau;
+      return data.ddq;
+    }
+  }
+  int worst_index = 0;
+  (friction - data.friction_previous).cwiseAbs().maxCoeff(&worst_index);
+  std::ostringstream message;
+  message.precision(3);
+  message << "forward dynamics with friction: no convergence in " << options.max_iterations
+          << " iterations (the friction effort of joint '" << model.joints[model.dof_body[worst_index]].name
+          << "' still changes by " << change << (stuck_worst >= 0 ? ", stick set not settled" : "")
+          << "); the load-dependent friction is too strong for the fixed point (tolerance " << options.tolerance << ")";
+  throw SolverError(message.str());
+}
+
+}  // namespace mechdyn
