@@ -23,33 +23,7 @@
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "random_model.hpp"
 
-// ---- allocation counter (glibc): every heap allocation goes through malloc ----------
-// (operator new calls malloc; Eigen's dynamic-size storage calls malloc). The counter is
-// only armed inside AllocationCounter scopes.
-#if defined(__GLIBC__)
-#define MECHDYN_COUNT_ALLOCATIONS 1
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* pointer, std::size_t size);
-void* malloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_calloc(count, size);
-}
-void* realloc(void* pointer, std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_realloc(pointer, size);
-}
-}
-#endif
+#include "allocation_probe.hpp"
 
 namespace mechdyn {
 namespace {
@@ -355,7 +329,7 @@ TEST(ExplicitDynamics, JointReactionEffortsEqualInverseDynamics) {
   std::printf("[ info ] max relative |tau_reactions − (M a + h)| = %.3g\n", worst);
 }
 
-#if defined(MECHDYN_COUNT_ALLOCATIONS)
+#if MECHDYN_COUNT_ALLOCATIONS
 // Catches: a dynamic-size Eigen temporary (missing .noalias(), a VecX expression
 // evaluated into a temporary), a std::vector or std::string built in an algorithm.
 TEST(ExplicitDynamics, EvaluationAllocatesNothing) {
@@ -367,24 +341,21 @@ TEST(ExplicitDynamics, EvaluationAllocatesNothing) {
   Data data(model);
   VecX x = testing::random_vector(model.nv, rng);
   explicit_inverse_dynamics(model, data, q, v, a);  // warm-up (nothing lazy expected)
-  const long before = g_allocations.load();
-  g_counting = true;
-  explicit_mass_matrix(model, data, q);
-  explicit_mass_matrix_direct(model, data, q);
-  explicit_bias_force(model, data, q, v);
-  explicit_gravity_force(model, data, q);
-  explicit_inverse_dynamics(model, data, q, v, a);
-  explicit_forward_dynamics(model, data, q, v, data.tau);
-  factor_mass_matrix(model, data);
-  solve_mass_matrix(model, data, x);
-  joint_reactions(model, data, q, v, a);
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  const long seen = testing::count_allocations([&] {
+    explicit_mass_matrix(model, data, q);
+    explicit_mass_matrix_direct(model, data, q);
+    explicit_bias_force(model, data, q, v);
+    explicit_gravity_force(model, data, q);
+    explicit_inverse_dynamics(model, data, q, v, a);
+    explicit_forward_dynamics(model, data, q, v, data.tau);
+    factor_mass_matrix(model, data);
+    solve_mass_matrix(model, data, x);
+    joint_reactions(model, data, q, v, a);
+  });
+  EXPECT_EQ(seen, 0);
   // The counter itself works: a VecX allocates.
-  g_counting = true;
-  VecX probe(model.nv);
-  g_counting = false;
-  EXPECT_GT(g_allocations.load() - before, 0) << "allocation counter is not armed";
+  VecX probe;
+  EXPECT_GT(testing::count_allocations([&] { probe.resize(model.nv); }), 0) << "allocation counter is not armed";
   probe.setZero();
 }
 #endif

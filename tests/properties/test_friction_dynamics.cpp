@@ -15,54 +15,7 @@
 #include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "random_model.hpp"
 
-// ---- counting interposer of the C allocation functions (glibc; the pattern of
-// tests/unit/test_no_allocation.cpp): sees every heap allocation of the calling thread,
-// inside the library too (Eigen and operator new both end in malloc). --------------------
-#if defined(__GLIBC__)
-#define MECHDYN_COUNT_ALLOCATIONS 1
-namespace friction_malloc_probe {
-thread_local bool counting = false;
-thread_local long allocations = 0;
-inline void note() {
-  if (counting) ++allocations;
-}
-}  // namespace friction_malloc_probe
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void* __libc_memalign(std::size_t, std::size_t);
-void* malloc(std::size_t size) {
-  friction_malloc_probe::note();
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) {
-  friction_malloc_probe::note();
-  return __libc_calloc(count, size);
-}
-void* realloc(void* pointer, std::size_t size) {
-  friction_malloc_probe::note();
-  return __libc_realloc(pointer, size);
-}
-void* memalign(std::size_t alignment, std::size_t size) {
-  friction_malloc_probe::note();
-  return __libc_memalign(alignment, size);
-}
-void* aligned_alloc(std::size_t alignment, std::size_t size) {
-  friction_malloc_probe::note();
-  return __libc_memalign(alignment, size);
-}
-int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
-  friction_malloc_probe::note();
-  void* p = __libc_memalign(alignment, size);
-  if (p == nullptr) return 12;  // ENOMEM
-  *out = p;
-  return 0;
-}
-}
-#else
-#define MECHDYN_COUNT_ALLOCATIONS 0
-#endif
+#include "allocation_probe.hpp"
 
 namespace mechdyn {
 namespace {
@@ -196,14 +149,13 @@ TEST(FrictionDynamics, NoAllocationInEvaluation) {
   Data data(model);
   const VecX tau = inverse_dynamics_with_friction(model, data, q, v, a);
   forward_dynamics_with_friction(model, data, q, v, tau);  // warm-up
-  friction_malloc_probe::allocations = 0;
-  friction_malloc_probe::counting = true;
-  inverse_dynamics_with_friction(model, data, q, v, a);
-  inverse_dynamics_with_friction(model, data, q, v, a, LuGreEvaluation::SteadyState);
-  forward_dynamics_with_friction(model, data, q, v, tau);
-  joint_load_decomposition(model, data);
-  friction_malloc_probe::counting = false;
-  EXPECT_EQ(friction_malloc_probe::allocations, 0);
+  const long seen = testing::count_allocations([&] {
+    inverse_dynamics_with_friction(model, data, q, v, a);
+    inverse_dynamics_with_friction(model, data, q, v, a, LuGreEvaluation::SteadyState);
+    forward_dynamics_with_friction(model, data, q, v, tau);
+    joint_load_decomposition(model, data);
+  });
+  EXPECT_EQ(seen, 0);
 #else
   GTEST_SKIP() << "allocation counting needs glibc";
 #endif

@@ -40,52 +40,7 @@ inline std::atomic<int> eigen_assert_failures{0};
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "random_model.hpp"
 
-// ---- counting interposer (glibc only) ------------------------------------------------
-#if defined(__GLIBC__)
-#define MECHDYN_COUNT_ALLOCATIONS 1
-namespace no_malloc_probe {
-thread_local bool counting = false;  // trivially initialised: lives in static TLS, no allocation
-thread_local long allocations = 0;
-inline void note() {
-  if (counting) ++allocations;
-}
-}  // namespace no_malloc_probe
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void* __libc_memalign(std::size_t, std::size_t);
-void* malloc(std::size_t size) {
-  no_malloc_probe::note();
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) {
-  no_malloc_probe::note();
-  return __libc_calloc(count, size);
-}
-void* realloc(void* pointer, std::size_t size) {
-  no_malloc_probe::note();
-  return __libc_realloc(pointer, size);
-}
-void* memalign(std::size_t alignment, std::size_t size) {
-  no_malloc_probe::note();
-  return __libc_memalign(alignment, size);
-}
-void* aligned_alloc(std::size_t alignment, std::size_t size) {
-  no_malloc_probe::note();
-  return __libc_memalign(alignment, size);
-}
-int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
-  no_malloc_probe::note();
-  void* p = __libc_memalign(alignment, size);
-  if (p == nullptr) return 12;  // ENOMEM
-  *out = p;
-  return 0;
-}
-}
-#else
-#define MECHDYN_COUNT_ALLOCATIONS 0
-#endif
+#include "allocation_probe.hpp"
 
 namespace mechdyn {
 namespace {
@@ -96,17 +51,7 @@ template <typename Work>
 long allocations_during(Work&& work) {
   const int assert_failures_before = no_malloc_probe::eigen_assert_failures.load();
   Eigen::internal::set_is_malloc_allowed(false);
-#if MECHDYN_COUNT_ALLOCATIONS
-  no_malloc_probe::allocations = 0;
-  no_malloc_probe::counting = true;
-#endif
-  work();
-#if MECHDYN_COUNT_ALLOCATIONS
-  no_malloc_probe::counting = false;
-  const long seen = no_malloc_probe::allocations;
-#else
-  const long seen = -1;
-#endif
+  const long seen = testing::count_allocations(work);
   Eigen::internal::set_is_malloc_allowed(true);
   EXPECT_EQ(no_malloc_probe::eigen_assert_failures.load(), assert_failures_before)
       << "Eigen reported a heap allocation";
@@ -132,15 +77,9 @@ Model tree_with_every_joint_type() {
 // inside the probe must be counted.
 TEST(NoAllocation, ProbeSeesAnAllocation) {
 #if MECHDYN_COUNT_ALLOCATIONS
-  const long seen = [] {
-    no_malloc_probe::allocations = 0;
-    no_malloc_probe::counting = true;
-    std::vector<double>* volatile grown = new std::vector<double>(100, 1.0);
-    no_malloc_probe::counting = false;
-    const long count = no_malloc_probe::allocations;
-    delete grown;
-    return count;
-  }();
+  std::vector<double>* volatile grown = nullptr;
+  const long seen = testing::count_allocations([&] { grown = new std::vector<double>(100, 1.0); });
+  delete grown;
   EXPECT_GE(seen, 2);  // the vector object and its buffer
 #else
   GTEST_SKIP() << "allocation counting needs glibc";

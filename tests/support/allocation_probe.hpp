@@ -1,0 +1,76 @@
+// Counts the heap allocations of the calling thread, inside the library too.
+//
+// A counting interposer of the C allocation functions (glibc: the executable's
+// malloc/calloc/realloc/memalign family takes precedence and forwards to __libc_*):
+// Eigen temporaries (Eigen calls std::malloc), std::vector growth and std::string
+// (operator new calls malloc) all end here. Include this header in exactly ONE
+// translation unit of a test executable (every test file is its own executable).
+#pragma once
+
+#include <cstddef>
+
+#if defined(__GLIBC__)
+#define MECHDYN_COUNT_ALLOCATIONS 1
+namespace mechdyn::testing::allocation_probe {
+inline thread_local bool counting = false;  // trivially initialised: static TLS, no allocation
+inline thread_local long allocations = 0;
+inline void note() {
+  if (counting) ++allocations;
+}
+}  // namespace mechdyn::testing::allocation_probe
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+void* malloc(std::size_t size) {
+  mechdyn::testing::allocation_probe::note();
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) {
+  mechdyn::testing::allocation_probe::note();
+  return __libc_calloc(count, size);
+}
+void* realloc(void* pointer, std::size_t size) {
+  mechdyn::testing::allocation_probe::note();
+  return __libc_realloc(pointer, size);
+}
+void* memalign(std::size_t alignment, std::size_t size) {
+  mechdyn::testing::allocation_probe::note();
+  return __libc_memalign(alignment, size);
+}
+void* aligned_alloc(std::size_t alignment, std::size_t size) {
+  mechdyn::testing::allocation_probe::note();
+  return __libc_memalign(alignment, size);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
+  mechdyn::testing::allocation_probe::note();
+  void* p = __libc_memalign(alignment, size);
+  if (p == nullptr) return 12;  // ENOMEM
+  *out = p;
+  return 0;
+}
+}
+#else
+#define MECHDYN_COUNT_ALLOCATIONS 0
+#endif
+
+namespace mechdyn::testing {
+
+/// Heap allocations of the calling thread while `work()` runs; −1 where the
+/// interposer is unavailable (not glibc).
+template <typename Work>
+long count_allocations(Work&& work) {
+#if MECHDYN_COUNT_ALLOCATIONS
+  allocation_probe::allocations = 0;
+  allocation_probe::counting = true;
+  work();
+  allocation_probe::counting = false;
+  return allocation_probe::allocations;
+#else
+  work();
+  return -1;
+#endif
+}
+
+}  // namespace mechdyn::testing
