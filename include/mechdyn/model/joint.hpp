@@ -30,8 +30,8 @@ std::optional<JointType> joint_type_from_name(const std::string& name);
 int joint_nq(JointType type);
 int joint_nv(JointType type);
 
-/// Friction parameters of a joint (model-format.md "joint friction"). Parsed and
-/// validated now; used by the joint-friction algorithms.
+/// Friction parameters of a joint (model-format.md "joint friction"); validated by
+/// check_joint_friction, used by friction/ (docs/friction.md).
 struct FrictionLoad {
   double pin_radius = 0.0;    // R_p (m)
   double bending_arm = 0.0;   // R_b (m)

@@ -40,8 +40,8 @@ const char* loop_type_name(LoopType type);
 int loop_rows(LoopType type);
 std::optional<LoopType> loop_type_from_name(const std::string& name);
 
-/// A cut joint closing a kinematic loop (model-format.md "loops"). Parsed and validated
-/// now; closure equations and constrained dynamics come with the closed-chain issue.
+/// A cut joint closing a kinematic loop (model-format.md "loops"). Closure equations:
+/// constraints/loop_closure.hpp; constrained dynamics: constraints/ (docs/closed-chains.md).
 struct Loop {
   std::string name;
   LoopType type = LoopType::Spherical;
