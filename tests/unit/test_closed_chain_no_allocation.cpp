@@ -4,20 +4,7 @@
 // (Eigen's EIGEN_RUNTIME_NO_MALLOC and a counting glibc malloc interposer).
 // Catches: a temporary VecX/MatX in the range-space solve, an Eigen decomposition that
 // reallocates in compute(), a std::vector built per call.
-#define EIGEN_RUNTIME_NO_MALLOC
-#include <atomic>
-#include <cstdio>
-#include <cstdlib>
-namespace no_malloc_probe {
-inline std::atomic<int> eigen_assert_failures{0};
-}
-#define eigen_assert(x)                                                      \
-  do {                                                                       \
-    if (!(x)) {                                                              \
-      ++no_malloc_probe::eigen_assert_failures;                              \
-      std::fprintf(stderr, "eigen_assert failed: %s (%s:%d)\n", #x, __FILE__, __LINE__); \
-    }                                                                        \
-  } while (false)
+#include "no_malloc_probe.hpp"
 
 
 #include <gtest/gtest.h>
@@ -29,23 +16,11 @@ inline std::atomic<int> eigen_assert_failures{0};
 #include "mechdyn/constraints/loop_acceleration.hpp"
 #include "mechdyn/model/data.hpp"
 
-#include "allocation_probe.hpp"
 
 namespace mechdyn {
 namespace {
 
-// Opens both detectors for the calling thread, runs `work`, closes them; returns the
-// number of heap allocations seen (−1 where the interposer is unavailable).
-template <typename Work>
-long allocations_during(Work&& work) {
-  const int assert_failures_before = no_malloc_probe::eigen_assert_failures.load();
-  Eigen::internal::set_is_malloc_allowed(false);
-  const long seen = testing::count_allocations(work);
-  Eigen::internal::set_is_malloc_allowed(true);
-  EXPECT_EQ(no_malloc_probe::eigen_assert_failures.load(), assert_failures_before)
-      << "Eigen reported a heap allocation";
-  return seen;
-}
+using testing::allocations_during;
 
 TEST(ClosedChainNoAllocation, EvaluationAllocatesNothing) {
   const Model model = testing::example_model("three_loop_mechanism.yaml");
