@@ -135,22 +135,8 @@ std::string run_closed_chain_simulation(const Model& model, const ClosedChainSet
     prescribed(0.0);
   }
 
-  std::ostringstream memory;
-  std::ofstream file;
-  std::string temporary;
-  if (!s.output.empty()) {
-    temporary = s.output + ".partial-" + std::to_string(::getpid());
-    file.open(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw UsageError("cannot write '" + s.output + "'");
-  }
-  std::ostream& out = s.output.empty() ? static_cast<std::ostream&>(memory) : file;
-  struct RemoveOnError {
-    std::string path;
-    bool done = false;
-    ~RemoveOnError() {
-      if (!done && !path.empty()) std::remove(path.c_str());
-    }
-  } cleanup{temporary};
+  CsvOutput csv(s.output);
+  std::ostream& out = csv.stream();
   const auto columns = header(model, actuated, inverse);
   for (std::size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << columns[i];
   out << "\n";
@@ -250,13 +236,8 @@ std::string run_closed_chain_simulation(const Model& model, const ClosedChainSet
   }
   progress.finish();
 
-  if (s.output.empty()) return memory.str();
-  file.close();
-  if (!file) throw UsageError("cannot write '" + s.output + "'");
-  std::error_code error;
-  std::filesystem::rename(temporary, s.output, error);
-  if (error) throw UsageError("cannot write '" + s.output + "': " + error.message());
-  cleanup.done = true;
+  if (!csv.to_file()) return csv.commit();
+  csv.commit();
   std::ostringstream summary;
   summary << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, closed-chain " << s.mode << " dynamics"
           << (inverse ? "" : ", " + s.integrator + " with projection") << ") to " << s.output << "\n";

@@ -1,6 +1,10 @@
 // Shared pieces of the mechdyn subcommands. See common.hpp.
 #include "common.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -179,6 +183,32 @@ std::string write_json(const Json& value) {
 
 void check_finite(const Eigen::Ref<const MatX>& values, const std::string& what) {
   if (!values.allFinite()) throw SolverError(what + " is not finite at this state");
+}
+
+CsvOutput::CsvOutput(const std::string& path) : path_(path) {
+  if (path_.empty()) return;
+  temporary_ = path_ + ".partial-" + std::to_string(::getpid());
+  file_.open(temporary_, std::ios::binary | std::ios::trunc);
+  if (!file_) throw UsageError("cannot write '" + path_ + "'");
+}
+
+CsvOutput::~CsvOutput() {
+  if (!committed_ && !temporary_.empty()) std::remove(temporary_.c_str());
+}
+
+std::ostream& CsvOutput::stream() { return path_.empty() ? static_cast<std::ostream&>(memory_) : file_; }
+
+std::string CsvOutput::commit() {
+  committed_ = true;
+  if (path_.empty()) return memory_.str();
+  committed_ = false;
+  file_.close();
+  if (!file_) throw UsageError("cannot write '" + path_ + "'");
+  std::error_code error;
+  std::filesystem::rename(temporary_, path_, error);
+  if (error) throw UsageError("cannot write '" + path_ + "': " + error.message());
+  committed_ = true;
+  return {};
 }
 
 }  // namespace mechdyn::cli

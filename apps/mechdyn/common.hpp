@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,5 +65,26 @@ void check_finite(const Eigen::Ref<const MatX>& values, const std::string& what)
 
 /// Reads a whole text file; UsageError when it cannot be opened.
 std::string read_text_file(const std::string& path);
+
+/// Where `simulate` writes its CSV: a temporary file beside `path`, renamed to `path` by
+/// commit() (so a failed run leaves no partial file), or, with an empty path, a string
+/// that commit() returns for standard output.
+class CsvOutput {
+ public:
+  explicit CsvOutput(const std::string& path);
+  ~CsvOutput();  // removes the temporary file unless commit() succeeded
+  CsvOutput(const CsvOutput&) = delete;
+  CsvOutput& operator=(const CsvOutput&) = delete;
+  std::ostream& stream();
+  /// Standard output mode: the CSV text. File mode: "" after renaming; UsageError on failure.
+  std::string commit();
+  bool to_file() const { return !path_.empty(); }
+
+ private:
+  std::string path_, temporary_;
+  std::ostringstream memory_;
+  std::ofstream file_;
+  bool committed_ = false;
+};
 
 }  // namespace mechdyn::cli

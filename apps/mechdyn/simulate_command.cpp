@@ -284,23 +284,8 @@ std::string run_simulate(const SimulateFlags& flags) {
     dopri5 = std::make_unique<DormandPrinceIntegrator>(model, acceleration, options);
   }
 
-  // Output: a temporary file renamed on success, or a string for standard output.
-  std::ostringstream memory;
-  std::ofstream file;
-  std::string temporary;
-  if (!s.output.empty()) {
-    temporary = s.output + ".partial-" + std::to_string(::getpid());
-    file.open(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw UsageError("cannot write '" + s.output + "'");
-  }
-  std::ostream& out = s.output.empty() ? static_cast<std::ostream&>(memory) : file;
-  struct RemoveOnError {
-    std::string path;
-    bool done = false;
-    ~RemoveOnError() {
-      if (!done && !path.empty()) std::remove(path.c_str());
-    }
-  } cleanup{temporary};
+  CsvOutput csv(s.output);
+  std::ostream& out = csv.stream();
 
   std::vector<std::string> header = csv_header(model);
   if (with_loads) {  // docs/friction.md: the decomposition, normal loads, friction, LuGre states
@@ -400,13 +385,8 @@ std::string run_simulate(const SimulateFlags& flags) {
   }
   progress.finish();
 
-  if (s.output.empty()) return memory.str();
-  file.close();
-  if (!file) throw UsageError("cannot write '" + s.output + "'");
-  std::error_code error;
-  std::filesystem::rename(temporary, s.output, error);
-  if (error) throw UsageError("cannot write '" + s.output + "': " + error.message());
-  cleanup.done = true;
+  if (!csv.to_file()) return csv.commit();
+  csv.commit();
   std::ostringstream summary;
   summary << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, " << s.mode << " dynamics, " << s.integrator
           << ") to " << s.output << "\n";
