@@ -1,21 +1,33 @@
-// Recursive Newton–Euler inverse dynamics, τ = M(q) a + h(q, q̇), in world coordinates.
+// Recursive Newton–Euler inverse dynamics, τ = M(q) a + h(q, q̇), in body coordinates.
 //
-// Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008), §5.3, Table 5.1,
-// written in his absolute (world) coordinates: every coordinate transform X of the
-// table is the identity, and the motion axes S_i, their rates Ṡ_i q̇_i and the inertias
-// I_i are world quantities referred to the world origin (math/spatial.hpp).
-//   a_0 = −a_g = [0; −g]                         (gravity as a fictitious base acceleration;
-//                                                  a uniform linear acceleration is [0; a] here)
-//   v_i = v_λ(i) + S_i q̇_i                        } forward pass (forward_kinematics)
-//   a_i = a_λ(i) + S_i q̈_i + Ṡ_i q̇_i              }
-//   f_i = I_i a_i + v_i ×* I_i v_i                 forward pass
-//   τ_i = S_iᵀ f_i,  f_λ(i) += f_i                 backward pass, i = N … 1
-// Because a_0 enters every a_i additively, the gravity-free accelerations of
-// forward_kinematics are used and a_0 is added when forming f_i.
-// Cost: O(n) (one pass of kinematics, one of forces).
-// Reads: model, q, v, a. Writes: Data's kinematics block (data.acceleration without
-// gravity), data.body_force (f_i: force transmitted by joint i, about the world origin),
-// data.tau. Allocates nothing.
+// Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008), §5.3, Table 5.1, with
+// every spatial vector of body i in its own natural frame (EC §2.1: parallel to the
+// world at q = 0) at its frame origin. The transform from parent to body coordinates is
+// the joint's relative pose alone, X_i = (E = Qᵀ, r) with Q, r from joint_relative_pose
+// (EC eqs. 2–3): a natural frame has no fixed rotation from its parent.
+//   X [w; u]   = [Qᵀ w; Qᵀ (u − r × w)]          motion, parent → body coordinates
+//   Xᵀ [n; f]  = [Q n + r × Q f; Q f]             force, body → parent coordinates
+//   a_0 = −a_g = [0; −g]                          gravity as a fictitious base acceleration
+//   v_i = X_i v_λ(i) + S_i q̇_i
+//   a_i = X_i a_λ(i) + S_i q̈_i + c_i              c_i = Ṡ_i q̇_i (joint_local_bias_acceleration)
+//   f_i = I_i a_i + v_i ×* I_i v_i                forward pass, I_i constant in body coordinates
+//   τ_i = S_iᵀ f_i,  f_λ(i) += X_iᵀ f_i            backward pass, i = N … 1
+// The body force is formed at the centre of mass c (body coordinates), which needs no
+// spatial inertia about the origin: with ω, u the angular velocity and the velocity of
+// the body point at the origin,
+//   v_c = u + ω × c,  a_c = u̇ + ω̇ × c + ω × v_c   (a_c includes −g)
+//   F = m a_c,  N_c = J ω̇ + ω × J ω,  f_i = [N_c + c × F; F].
+// Unlike the world-frame form (absolute coordinates, Featherstone §5.3 last paragraph),
+// nothing here rotates an inertia or composes world rotations: per body, one relative
+// pose and three spatial transforms. Spherical and free joints, whose velocities are
+// world components, need the body's world rotation Q^i_l; it is composed only on the
+// paths from ground to such joints (model.needs_world_rotation).
+// Cost: O(n).
+// Reads: model, q, v, a. Writes: data.joint_rotation, data.joint_translation,
+// data.local_motion_axis, data.local_velocity, data.local_acceleration (with −g),
+// data.body_force (f_i, body coordinates), data.tau; data.rotation only for bodies with
+// model.needs_world_rotation. The world kinematics block is not touched.
+// Allocates nothing.
 #include "mechdyn/dynamics/rnea.hpp"
 
 #include "mechdyn/kinematics/forward_kinematics.hpp"
@@ -23,37 +35,90 @@
 
 namespace mechdyn {
 
+namespace {
+
+/// X v: a motion vector of the parent (parent coordinates) in body coordinates.
+inline Vec6 motion_to_body(const Mat3& rotation, const Vec3& translation, const Vec6& m) {
+  const Vec3 w = m.head<3>();
+  const Vec3 u = m.tail<3>() - translation.cross(w);
+  Vec6 out;
+  out.head<3>().noalias() = rotation.transpose() * w;
+  out.tail<3>().noalias() = rotation.transpose() * u;
+  return out;
+}
+
+}  // namespace
+
 const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
                  const Eigen::Ref<const VecX>& a) {
   detail::check_data_fits(model, data, "rnea");
   check_state(model, q, &v, &a);
-  forward_kinematics(model, data, q, v, a);  // v_i, a_i (without gravity), S_i, Ṡ_i q̇_i
+  const double* qs = q.data();
+  const double* vs = v.data();
+  const double* as = a.data();
 
   const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // a_0 = −a_g
   const int n = model.num_bodies();
+  MotionAxes axes;
   for (int i = 0; i < n; ++i) {
     const Body& body = model.bodies[i];
-    const SpatialInertia inertia = SpatialInertia::from_com(body.mass, data.com_position[i], data.inertia_world[i]);
-    const Vec6& velocity = data.velocity[i];
-    const Vec6 acceleration = data.acceleration[i] + base_acceleration;
-    // f_i = I_i a_i + v_i ×* I_i v_i, written out on 3-vector blocks (SpatialInertia::apply
-    // and cross_force, math/spatial.hpp) so that nothing is passed through memory:
-    //   I [w; u] = [I_O w + h × u; m u − h × w],  [w; u] ×* [n; f] = [w × n + u × f; w × f]
-    const Vec3& h = inertia.first_moment;
-    const Vec3 w = velocity.head<3>(), u = velocity.tail<3>();
-    const Vec3 momentum_angular = inertia.rotational * w + h.cross(u);
-    const Vec3 momentum_linear = inertia.mass * u - h.cross(w);
-    const Vec3 dw = acceleration.head<3>(), du = acceleration.tail<3>();
-    Vec6& force = data.body_force[i];
-    force.head<3>() = inertia.rotational * dw + h.cross(du) + w.cross(momentum_angular) + u.cross(momentum_linear);
-    force.tail<3>() = inertia.mass * du - h.cross(dw) + w.cross(momentum_linear);  // f_i
+    const Joint& joint = model.joints[i];
+    const int parent = body.parent;
+    Mat3& rotation = data.joint_rotation[i];
+    Vec3& translation = data.joint_translation[i];
+    joint_relative_pose(joint, qs + joint.q_index, rotation, translation);  // Q, r (EC eqs. 2–3)
+    if (model.needs_world_rotation[i])
+      data.rotation[i] = parent == kGround ? rotation : Mat3(data.rotation[parent] * rotation);  // eq. (4)
+    joint_local_motion_axes(joint, qs + joint.q_index, data.rotation[i], axes);
+
+    // X v_λ and X a_λ; the ground is at rest with a_0 = −a_g (world = ground coordinates).
+    Vec6 parent_velocity, parent_acceleration;
+    if (parent == kGround) {
+      parent_velocity.setZero();
+      parent_acceleration = make_vec6(Vec3::Zero(), rotation.transpose() * base_acceleration.tail<3>());
+    } else {
+      parent_velocity = motion_to_body(rotation, translation, data.local_velocity[parent]);
+      parent_acceleration = motion_to_body(rotation, translation, data.local_acceleration[parent]);
+    }
+    Vec6 relative = Vec6::Zero();  // S q̇
+    Vec6& acceleration = data.local_acceleration[i];
+    acceleration = parent_acceleration;
+    for (int k = 0; k < joint.nv; ++k) {
+      const int dof = joint.v_index + k;
+      data.local_motion_axis[dof] = axes.col(k);
+      relative.noalias() += axes.col(k) * vs[dof];
+      acceleration.noalias() += axes.col(k) * as[dof];  // S q̈
+    }
+    Vec6& velocity = data.local_velocity[i];
+    velocity = parent_velocity + relative;                                                         // v_i
+    acceleration += joint_local_bias_acceleration(joint, axes, vs + joint.v_index, parent_velocity, relative);  // + c_i
+
+    // f_i = I_i a_i + v_i ×* I_i v_i, at the centre of mass.
+    const Vec3& c = body.com;
+    const Vec3 w = velocity.head<3>();
+    const Vec3 dw = acceleration.head<3>();
+    const Vec3 com_velocity = velocity.tail<3>() + w.cross(c);
+    const Vec3 force = body.mass * (acceleration.tail<3>() + dw.cross(c) + w.cross(com_velocity));  // F = m a_c
+    const Vec3 spin = body.inertia * w;                                                           // J ω
+    Vec6& f = data.body_force[i];
+    f.head<3>().noalias() = body.inertia * dw;
+    f.head<3>() += w.cross(spin) + c.cross(force);  // N_c + c × F
+    f.tail<3>() = force;
   }
   for (int i = n - 1; i >= 0; --i) {
     const Joint& joint = model.joints[i];
+    const Vec6& f = data.body_force[i];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)
-      data.tau[k] = data.motion_axis[k].dot(data.body_force[i]);  // τ_i = S_iᵀ f_i
+      data.tau[k] = data.local_motion_axis[k].dot(f);  // τ_i = S_iᵀ f_i
     const int parent = model.bodies[i].parent;
-    if (parent != kGround) data.body_force[parent] += data.body_force[i];  // f_λ(i) += f_i
+    if (parent == kGround) continue;
+    // f_λ(i) += X_iᵀ f_i
+    const Mat3& rotation = data.joint_rotation[i];
+    const Vec3 force = rotation * f.tail<3>();
+    Vec6& parent_force = data.body_force[parent];
+    parent_force.head<3>().noalias() += rotation * f.head<3>();
+    parent_force.head<3>() += data.joint_translation[i].cross(force);
+    parent_force.tail<3>() += force;
   }
   return data.tau;
 }

@@ -17,6 +17,12 @@ Data::Data(const Model& model) {
   joint_bias.assign(n, Vec6::Zero());
   acceleration.assign(n, Vec6::Zero());
 
+  joint_rotation.assign(n, Mat3::Identity());
+  joint_translation.assign(n, Vec3::Zero());
+  local_motion_axis.assign(static_cast<std::size_t>(nv), Vec6::Zero());
+  local_velocity.assign(n, Vec6::Zero());
+  local_acceleration.assign(n, Vec6::Zero());
+
   mass_matrix = MatX::Zero(nv, nv);
   bias_force = VecX::Zero(nv);
   gravity_force = VecX::Zero(nv);

@@ -164,6 +164,56 @@ Vec6 joint_bias_acceleration(const Joint& joint, const MotionAxes& axes, const d
   return Vec6::Zero();
 }
 
+void joint_local_motion_axes(const Joint& joint, const double* q, const Mat3& body_rotation, MotionAxes& axes) {
+  axes.setZero(6, joint.nv);
+  switch (joint.type) {
+    case JointType::Revolute:  // Q(n, φ)ᵀ n = n: the axis through the body origin
+      axes.col(0).head<3>() = joint.axis;
+      return;
+    case JointType::Prismatic:  // Q = 1
+      axes.col(0).tail<3>() = joint.axis;
+      return;
+    case JointType::Universal:  // Q = Q₁ Q₂: n₁ in the child is Q₂ᵀ n₁; n₂ is fixed in the child
+      axes.col(0).head<3>() = axis_angle_rotation(joint.second_axis, q[1]).transpose() * joint.axis;
+      axes.col(1).head<3>() = joint.second_axis;
+      return;
+    case JointType::Spherical:  // world angular velocity ω → Qᵀ ω
+      axes.topRows<3>() = body_rotation.transpose();
+      return;
+    case JointType::Free:  // [v; ω] world → [Qᵀ ω; Qᵀ v]
+      axes.block<3, 3>(3, 0) = body_rotation.transpose();
+      axes.block<3, 3>(0, 3) = body_rotation.transpose();
+      return;
+    case JointType::Fixed:
+      return;
+  }
+}
+
+Vec6 joint_local_bias_acceleration(const Joint& joint, const MotionAxes& axes, const double* v,
+                                   const Vec6& parent_velocity, const Vec6& relative_velocity) {
+  // Cross products are invariant under a spatial transform, so joint_bias_acceleration's
+  // formulas hold with the body origin at 0 and every vector in body coordinates.
+  switch (joint.type) {
+    case JointType::Revolute:
+    case JointType::Prismatic:
+      return cross_motion(parent_velocity, relative_velocity);  // v_λ × S q̇
+    case JointType::Universal: {
+      const Vec6 first = axes.col(0) * v[0];
+      const Vec6 second = axes.col(1) * v[1];
+      return cross_motion(parent_velocity, relative_velocity) + cross_motion(first, second);
+    }
+    case JointType::Spherical:  // [0; ȯ × ω], ȯ the origin's velocity as a point of the parent
+      return make_vec6(Vec3::Zero(), parent_velocity.tail<3>().cross(relative_velocity.head<3>()));
+    case JointType::Free: {  // ȯ includes the joint's own translation
+      const Vec3 origin_velocity = parent_velocity.tail<3>() + relative_velocity.tail<3>();
+      return make_vec6(Vec3::Zero(), origin_velocity.cross(relative_velocity.head<3>()));
+    }
+    case JointType::Fixed:
+      return Vec6::Zero();
+  }
+  return Vec6::Zero();
+}
+
 void joint_configuration_rate(const Joint& joint, const double* q, const double* v,
                               const Mat3& parent_rotation, double* q_rate) {
   switch (joint.type) {

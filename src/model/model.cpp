@@ -173,6 +173,13 @@ void finalize_model(Model& model, const std::string& source) {
     const int p = model.bodies[i].parent;
     model.body_depth[i] = (p == kGround ? 0 : model.body_depth[p]) + 1;
   }
+  model.needs_world_rotation.assign(n, 0);
+  for (int i = n - 1; i >= 0; --i) {
+    const JointType type = model.joints[i].type;
+    if (type == JointType::Spherical || type == JointType::Free) model.needs_world_rotation[i] = 1;
+    const int p = model.bodies[i].parent;
+    if (p != kGround && model.needs_world_rotation[i]) model.needs_world_rotation[p] = 1;
+  }
   model.dof_body.assign(model.nv, 0);
   model.dof_parent.assign(model.nv, -1);
   std::vector<int> last_dof(n, -1);  // last velocity index on the path ground → i

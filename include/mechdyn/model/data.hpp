@@ -50,9 +50,17 @@ struct Data {
   std::vector<SpatialInertia> subtree_inertia;  // Σ_{l∈uL} of m_l, m_l r_{lI}, J_l − m_l r̃_{lI}² (about world origin)
   AlignedVector<Vec6> subtree_force;            // Σ_{l∈uL} of body wrenches, about the world origin
 
+  // ---- body-frame kinematics (dynamics/rnea.hpp) --------------------------------
+  // Body coordinates: body l's natural-frame axes, spatial vectors at its frame origin.
+  std::vector<Mat3> joint_rotation;         // Q^{l̄}_l: body l → parent coordinates (EC eq. 3)
+  std::vector<Vec3> joint_translation;      // r^{l̄}_{l0} (+ n q for prismatic): body origin in parent coordinates
+  AlignedVector<Vec6> local_motion_axis;    // per velocity coordinate: S in body coordinates
+  AlignedVector<Vec6> local_velocity;       // v_l in body coordinates
+  AlignedVector<Vec6> local_acceleration;   // a_l − a_g in body coordinates (gravity as a base acceleration)
+
   // ---- scratch of the recursive algorithms ----------------------------------
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
-  AlignedVector<Vec6> body_force;                 // RNEA f_i
+  AlignedVector<Vec6> body_force;                 // RNEA f_i: force transmitted by joint i (body coordinates)
   AlignedVector<Mat6> articulated_inertia;        // ABA I^A_i
   AlignedVector<Vec6> articulated_bias;           // ABA p^A_i
   AlignedVector<Vec6> aba_u_force;                // ABA U = I^A S, per velocity coordinate

@@ -95,6 +95,19 @@ Vec6 joint_bias_acceleration(const Joint& joint, const MotionAxes& axes, const d
                              const Vec6& parent_velocity, const Vec6& relative_velocity,
                              const Vec3& body_origin);
 
+/// Motion axes S of the joint in body coordinates at the body frame origin (6 x nv), for
+/// the body-frame algorithms (dynamics/rnea.hpp): revolute [n; 0] and prismatic [0; n]
+/// (n is invariant under its own rotation), universal [Q₂ᵀ n₁, n₂; 0], spherical
+/// [Qᵀ; 0] and free [0, Qᵀ; Qᵀ, 0], Q = `body_rotation` (the body's world rotation; read
+/// only by spherical and free joints, whose velocities are world components).
+void joint_local_motion_axes(const Joint& joint, const double* q, const Mat3& body_rotation, MotionAxes& axes);
+
+/// Ṡ q̇ of the joint in body coordinates at the body frame origin (the spatial transform
+/// of joint_bias_acceleration's world vector), given the parent's velocity in body
+/// coordinates (X v_λ), the joint's relative velocity S q̇ and the local axes.
+Vec6 joint_local_bias_acceleration(const Joint& joint, const MotionAxes& axes, const double* v,
+                                   const Vec6& parent_velocity, const Vec6& relative_velocity);
+
 /// q̇ = dq/dt for the joint's coordinates from its velocities (quaternion rates for
 /// spherical and free joints; parent_rotation maps world to the parent's coordinates).
 void joint_configuration_rate(const Joint& joint, const double* q, const double* v,

@@ -73,6 +73,8 @@ struct Model {
   std::vector<int> dof_body;               // dof_body[k]: body whose joint owns velocity k
   std::vector<int> dof_parent;             // λ(k): the nearest velocity index above k in the tree, −1 at a root
   std::vector<int> body_depth;             // number of bodies from ground to i (roots: 1)
+  std::vector<char> needs_world_rotation;  // 1 when body i or a descendant has a spherical or free joint
+                                           // (body-frame algorithms track Q^i_l only there)
   std::vector<int> loop_row_index;         // first closure-equation row of each loop
   int num_loop_rows = 0;                   // rows of all closure equations together
 
