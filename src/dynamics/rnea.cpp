@@ -31,6 +31,7 @@
 #include "mechdyn/dynamics/rnea.hpp"
 
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "../model/joint_inline.hpp"
 #include "recursive_checks.hpp"
 
 namespace mechdyn {
@@ -59,39 +60,33 @@ const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
 
   const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // a_0 = −a_g
   const int n = model.num_bodies();
-  MotionAxes axes;
   for (int i = 0; i < n; ++i) {
     const Body& body = model.bodies[i];
     const Joint& joint = model.joints[i];
     const int parent = body.parent;
     Mat3& rotation = data.joint_rotation[i];
     Vec3& translation = data.joint_translation[i];
-    joint_relative_pose(joint, qs + joint.q_index, rotation, translation);  // Q, r (EC eqs. 2–3)
+    detail::joint_relative_pose_inline(joint, qs + joint.q_index, rotation, translation);  // Q, r (EC eqs. 2–3)
     if (model.needs_world_rotation[i])
       data.rotation[i] = parent == kGround ? rotation : Mat3(data.rotation[parent] * rotation);  // eq. (4)
-    joint_local_motion_axes(joint, qs + joint.q_index, data.rotation[i], axes);
 
     // X v_λ and X a_λ; the ground is at rest with a_0 = −a_g (world = ground coordinates).
-    Vec6 parent_velocity, parent_acceleration;
+    Vec6 parent_velocity;
+    Vec6& acceleration = data.local_acceleration[i];
     if (parent == kGround) {
       parent_velocity.setZero();
-      parent_acceleration = make_vec6(Vec3::Zero(), rotation.transpose() * base_acceleration.tail<3>());
+      acceleration << Vec3::Zero(), rotation.transpose() * base_acceleration.tail<3>();
     } else {
       parent_velocity = motion_to_body(rotation, translation, data.local_velocity[parent]);
-      parent_acceleration = motion_to_body(rotation, translation, data.local_acceleration[parent]);
+      acceleration = motion_to_body(rotation, translation, data.local_acceleration[parent]);
     }
-    Vec6 relative = Vec6::Zero();  // S q̇
-    Vec6& acceleration = data.local_acceleration[i];
-    acceleration = parent_acceleration;
-    for (int k = 0; k < joint.nv; ++k) {
-      const int dof = joint.v_index + k;
-      data.local_motion_axis[dof] = axes.col(k);
-      relative.noalias() += axes.col(k) * vs[dof];
-      acceleration.noalias() += axes.col(k) * as[dof];  // S q̈
-    }
+    Vec6 relative, joint_acceleration;  // S q̇ and S q̈ + c_i
+    detail::joint_local_motion(joint, qs + joint.q_index, vs + joint.v_index, as + joint.v_index, data.rotation[i],
+                               parent_velocity, data.local_motion_axis.data() + joint.v_index, relative,
+                               joint_acceleration);
     Vec6& velocity = data.local_velocity[i];
-    velocity = parent_velocity + relative;                                                         // v_i
-    acceleration += joint_local_bias_acceleration(joint, axes, vs + joint.v_index, parent_velocity, relative);  // + c_i
+    velocity = parent_velocity + relative;  // v_i = X v_λ + S q̇
+    acceleration += joint_acceleration;     // a_i = X a_λ + S q̈ + c_i
 
     // f_i = I_i a_i + v_i ×* I_i v_i, at the centre of mass.
     const Vec3& c = body.com;

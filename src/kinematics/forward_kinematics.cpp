@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mechdyn/errors.hpp"
+#include "../model/joint_inline.hpp"
 
 namespace mechdyn {
 
@@ -13,14 +14,13 @@ const Mat3 kIdentity = Mat3::Identity();  // the ground's rotation
 const Vec6 kRest = Vec6::Zero();          // the ground's velocity
 
 void positions(const Model& model, Data& data, const double* q) {
-  MotionAxes axes;
   Mat3 relative_rotation, rotated_inertia;
   Vec3 relative_translation;
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Body& body = model.bodies[l];
     const Joint& joint = model.joints[l];
     const int parent = body.parent;
-    joint_relative_pose(joint, q + joint.q_index, relative_rotation, relative_translation);
+    detail::joint_relative_pose_inline(joint, q + joint.q_index, relative_rotation, relative_translation);
     Mat3& rotation = data.rotation[l];
     Vec3& position = data.position[l];
     if (parent == kGround) {  // the ground frame is the world frame
@@ -32,14 +32,12 @@ void positions(const Model& model, Data& data, const double* q) {
       position.noalias() = data.position[parent] + parent_rotation * relative_translation;  // eq. (6)
     }
     data.com_position[l].noalias() = position + rotation * body.com;
-    // i|J = Q J Qᵀ: symmetric, so only the lower triangle is multiplied out.
+    // i|J = Q J Qᵀ (two 3x3 products: fewer instructions than the symmetric half by rows)
     rotated_inertia.noalias() = rotation * body.inertia;
-    Mat3& inertia = data.inertia_world[l];
-    for (int c = 0; c < 3; ++c)
-      for (int r = c; r < 3; ++r) inertia(r, c) = inertia(c, r) = rotated_inertia.row(r).dot(rotation.row(c));
+    data.inertia_world[l].noalias() = rotated_inertia * rotation.transpose();
     const Mat3& parent_rotation = parent == kGround ? kIdentity : data.rotation[parent];
-    joint_motion_axes(joint, q + joint.q_index, parent_rotation, rotation, position, axes);
-    for (int k = 0; k < joint.nv; ++k) data.motion_axis[joint.v_index + k] = axes.col(k);
+    detail::joint_motion_axes_inline(joint, q + joint.q_index, parent_rotation, rotation, position,
+                                     data.motion_axis.data() + joint.v_index);
   }
 }
 
@@ -84,6 +82,8 @@ void check_vector(const Eigen::Ref<const VecX>& x, Eigen::Index size, const char
   if (x.size() != size)
     throw InvalidArgument(std::string(name) + " has " + std::to_string(x.size()) + " numbers, the model needs " +
                           std::to_string(size));
+  // x·0 is 0 for every finite x and NaN for ±inf or NaN: one vectorised pass, exact.
+  if ((x.array() * 0.0).sum() == 0.0) return;
   for (Eigen::Index k = 0; k < x.size(); ++k) {
     if (!std::isfinite(x[k]))
       throw InvalidArgument(std::string(name) + "[" + std::to_string(k) + "] is not finite");

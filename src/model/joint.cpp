@@ -3,6 +3,7 @@
 
 #include "mechdyn/math/skew.hpp"
 #include "mechdyn/math/spatial.hpp"
+#include "joint_inline.hpp"
 
 namespace mechdyn {
 
@@ -213,6 +214,23 @@ Vec6 joint_local_bias_acceleration(const Joint& joint, const MotionAxes& axes, c
   }
   return Vec6::Zero();
 }
+
+namespace detail {
+void joint_local_motion_general(const Joint& joint, const double* q, const double* v, const double* a,
+                                const Mat3& body_rotation, const Vec6& parent_velocity, Vec6* axes,
+                                Vec6& relative_velocity, Vec6& joint_acceleration) {
+  MotionAxes s;
+  joint_local_motion_axes(joint, q, body_rotation, s);
+  relative_velocity.setZero();
+  joint_acceleration.setZero();
+  for (int k = 0; k < joint.nv; ++k) {
+    axes[k] = s.col(k);
+    relative_velocity.noalias() += s.col(k) * v[k];  // S q̇
+    joint_acceleration.noalias() += s.col(k) * a[k];  // S q̈
+  }
+  joint_acceleration += joint_local_bias_acceleration(joint, s, v, parent_velocity, relative_velocity);  // + Ṡ q̇
+}
+}  // namespace detail
 
 void joint_configuration_rate(const Joint& joint, const double* q, const double* v,
                               const Mat3& parent_rotation, double* q_rate) {
