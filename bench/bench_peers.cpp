@@ -22,7 +22,6 @@
 // repetitions and the ratios mechdyn/MuJoCo.
 #include <benchmark/benchmark.h>
 #include <mujoco/mujoco.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -43,7 +42,7 @@
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
-#include "peers/mjcf.hpp"
+#include "peers/mujoco_peer.hpp"
 #include "random_model.hpp"
 #ifdef MECHDYN_HAVE_SIMBODY
 #include "peers/simbody_peer.hpp"
@@ -67,17 +66,6 @@ struct State {
   VecX mj_q, mj_v, mj_a, mj_tau;  // the same numbers in MuJoCo's coordinate order
 };
 
-/// MuJoCo model and data, freed with the fixture.
-struct MujocoPeer {
-  mjModel* model = nullptr;
-  mjData* data = nullptr;
-  std::vector<int> dof;  // dof[i]: MuJoCo's index of mechdyn velocity coordinate i
-  ~MujocoPeer() {
-    if (data != nullptr) mj_deleteData(data);
-    if (model != nullptr) mj_deleteModel(model);
-  }
-};
-
 struct Fixture {
   Model model;
   std::vector<State> pool;
@@ -87,35 +75,6 @@ struct Fixture {
 #endif
   std::string check;  // the agreement found, for the context block
 };
-
-std::unique_ptr<MujocoPeer> load_mujoco(const Model& model) {
-  const std::string xml = mjcf_from_model(model);
-  char path[] = "/tmp/mechdyn_peer_XXXXXX.xml";
-  const int fd = mkstemps(path, 4);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary MJCF file");
-  close(fd);
-  std::ofstream(path) << xml;
-  auto peer = std::make_unique<MujocoPeer>();
-  char error[1000] = "";
-  peer->model = mj_loadXML(path, nullptr, error, sizeof error);
-  std::remove(path);
-  if (peer->model == nullptr) throw std::runtime_error("MuJoCo rejects the MJCF of '" + model.name + "': " + error);
-  peer->data = mj_makeData(peer->model);
-  if (peer->model->nv != model.nv || peer->model->nq != model.nq)
-    throw std::runtime_error("MuJoCo's coordinate counts differ from mechdyn's for '" + model.name + "'");
-  for (int i = 0; i < model.nv; ++i) {
-    const int l = model.dof_body[i];
-    const int body = mj_name2id(peer->model, mjOBJ_BODY, model.bodies[l].name.c_str());
-    peer->dof.push_back(peer->model->body_dofadr[body] + (i - model.joints[l].v_index));
-  }
-  return peer;
-}
-
-VecX to_mujoco(const VecX& x, const std::vector<int>& dof) {
-  VecX out(x.size());
-  for (Eigen::Index i = 0; i < x.size(); ++i) out[dof[static_cast<std::size_t>(i)]] = x[i];
-  return out;
-}
 
 std::shared_ptr<Fixture> make_fixture(Model model, unsigned seed) {
   auto fixture = std::make_shared<Fixture>();
@@ -191,12 +150,6 @@ struct Disagreement {
     }
   }
 };
-
-VecX from_mujoco(const mjtNum* x, const std::vector<int>& dof) {
-  VecX out(static_cast<Eigen::Index>(dof.size()));
-  for (std::size_t i = 0; i < dof.size(); ++i) out[static_cast<Eigen::Index>(i)] = x[dof[i]];
-  return out;
-}
 
 /// Compares every library with MuJoCo on every pooled state; returns the worst error.
 Disagreement check_agreement(Fixture& f) {

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Builds the benchmarks (Release, in build-bench/) and prints three markdown tables:
+# Builds the benchmarks (Release, in build-bench/) and prints four markdown tables:
 #  1. bench/bench_dynamics.cpp: each explicit method beside its recursive baseline
 #       | case | model | explicit ns | recursive ns | explicit/recursive |
 #  2. bench/bench_peers.cpp: mechdyn beside MuJoCo and Simbody, ratios mechdyn/MuJoCo
 #     and the targets (scripts/peer_table.py); models checked to agree to 1e-9 first
-#  3. bench/op_count.cpp: operation counts of the explicit inertia matrix beside
+#  3. bench/bench_closed_chains.cpp: constrained forward dynamics of the four-bar and
+#     the three-loop mechanism beside MuJoCo with the loops as equality constraints,
+#     ratio mechdyn/MuJoCo against the target 1.0 (scripts/closed_chain_table.py);
+#     agreement with MuJoCo checked first (docs/benchmarks.md, "Closed chains")
+#  4. bench/op_count.cpp: operation counts of the explicit inertia matrix beside
 #     explicit-jsim-tree-chains §6 (3.5n³ + 16n² + 12.5n multiplications) and time
 # and writes build-bench/bench-peers.png (time against n, scripts/plot_bench.py).
 #
 # Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
 #   --smoke   a quick CI run: --benchmark_min_time=0.01 (libbenchmark 1.7: plain
-#             seconds) on the five-axis tree and the 10-link chain only; op counts to
-#             n = 5; no plot. Full runs take the median of 5 repetitions.
+#             seconds) on the five-axis tree and the 10-link chain only, constrained
+#             forward dynamics only for the closed chains (the agreement check runs in
+#             full); op counts to n = 5; no plot. Full runs take the median of 5
+#             repetitions.
 # Environment: BUILD_DIR (default <repo>/build-bench), JOBS (default 2).
 # Timings are CPU ns per call (Google Benchmark cpu_time, which a busy machine
 # disturbs less than wall-clock real_time); compare them only within one run on one
@@ -28,14 +34,15 @@ extra=()
 for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=1 ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) extra+=("$arg") ;;
   esac
 done
 
 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
-cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_op_count >/dev/null
+cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
+  mechdyn_op_count >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -127,6 +134,18 @@ echo
 if [ "$smoke" -eq 0 ]; then
   "$python" "$repo/scripts/plot_bench.py" "$peers_json" "$build_dir/bench-peers.png"
 fi
+
+# --- closed chains: mechdyn vs MuJoCo equality constraints ---------------------------
+closed_json="$build_dir/bench-closed-chains.json"
+closed_flags=(--benchmark_out="$closed_json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  closed_flags+=(--benchmark_min_time=0.01 '--benchmark_filter=^constrained_forward_dynamics/')
+else
+  closed_flags+=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true)
+fi
+echo
+"$build_dir/bench/mechdyn_bench_closed_chains" "${closed_flags[@]}" "${extra[@]}" >/dev/null
+"$python" "$repo/scripts/closed_chain_table.py" "$closed_json"
 
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo

@@ -2,10 +2,9 @@
 // See the header.
 #include "mechdyn/constraints/constrained_forward_dynamics.hpp"
 
+#include "../dynamics/crba_steps.hpp"
+#include "loop_steps.hpp"
 #include "mechdyn/constraints/cut_joint_forces.hpp"
-#include "mechdyn/constraints/loop_acceleration.hpp"
-#include "mechdyn/constraints/loop_closure.hpp"
-#include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
@@ -17,19 +16,23 @@ const VecX& constrained_forward_dynamics(const Model& model, Data& data, const E
                                          const ConstrainedDynamicsOptions& options) {
   check_state(model, q, &v, &tau, "tau");
   const Eigen::Index rows = model.num_loop_rows;
-  // h(q, v) = RNEA(q, v, 0) (EC eqs. 19–22) and M(q) (CRBA).
+  // h(q, v) = RNEA(q, v, 0) (EC eqs. 19–22).
   data.constraint_rhs_nv.setZero();
   rnea(model, data, q, v, data.constraint_rhs_nv);
   data.ddq = tau - data.tau;  // τ − h
-  crba(model, data, q);
+  // One kinematics pass at (q, v, a = 0) serves M (CRBA), Φ, J (EC eq. 24) and J̇ v; it
+  // runs after RNEA, so whatever RNEA leaves in Data's kinematics is overwritten.
+  data.constraint_rhs_nv.setZero();
+  forward_kinematics(model, data, q, v, data.constraint_rhs_nv);
+  detail::crba_from_kinematics(model, data);
   data.mass_llt.compute(data.mass_matrix);
   if (data.mass_llt.info() != Eigen::Success)
     throw SolverError("constrained forward dynamics: the mass matrix is not positive definite");
   data.mass_llt.solveInPlace(data.ddq);  // a_free = M⁻¹ (τ − h)
   if (rows == 0) return data.ddq;
 
-  loop_closure(model, data, q);              // Φ, J (EC eq. 24)
-  loop_bias_acceleration(model, data, q, v);  // J̇ v
+  detail::loop_closure_from_kinematics(model, data);  // Φ, J (EC eq. 24)
+  detail::loop_bias_from_kinematics(model, data);     // J̇ v
   // c − J a_free with c = −J̇v − 2α J v − β² Φ
   data.constraint_rhs = -data.loop_bias;
   if (options.baumgarte_alpha != 0.0) data.constraint_rhs.noalias() -= (2.0 * options.baumgarte_alpha) * (data.loop_jacobian * v);
@@ -39,14 +42,16 @@ const VecX& constrained_forward_dynamics(const Model& model, Data& data, const E
   // K = L⁻¹ Jᵀ, G = Kᵀ K = J M⁻¹ Jᵀ
   data.constraint_factor = data.loop_jacobian.transpose();
   data.mass_llt.matrixL().solveInPlace(data.constraint_factor);
-  // λ = G⁺ (c − J a_free), G = KᵀK = V Σ² Vᵀ from the SVD of K; σ ≤ tolerance · σ_max dropped.
-  data.factor_svd.compute(data.constraint_factor);
-  data.factor_svd.solve_gram(data.constraint_rhs, data.loop_multiplier, options.rank_tolerance);
+  // λ = G⁺ (c − J a_free): by a Cholesky factor of G when it is certified well
+  // conditioned (full row rank, no singular value of K near the tolerance), else from
+  // the SVD of K, G⁺ = V Σ⁻² Vᵀ with σ ≤ tolerance · σ_max dropped (jacobi_svd.hpp).
+  data.factor_svd.solve_gram_direct(data.constraint_factor, data.constraint_rhs, data.loop_multiplier,
+                                    options.rank_tolerance);
   // a = a_free + M⁻¹ Jᵀ λ = a_free + L⁻ᵀ K λ
   data.constraint_rhs_nv.noalias() = data.constraint_factor * data.loop_multiplier;
   data.mass_llt.matrixU().solveInPlace(data.constraint_rhs_nv);
   data.ddq += data.constraint_rhs_nv;
-  cut_joint_wrenches(model, data);  // kinematics at q from loop_bias_acceleration
+  cut_joint_wrenches(model, data);  // kinematics at q from the pass above
   return data.ddq;
 }
 

@@ -1,6 +1,7 @@
 // One-sided Jacobi SVD (Hestenes; Golub & Van Loan §8.6.4). See the header.
 #include "mechdyn/constraints/jacobi_svd.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -72,6 +73,57 @@ void JacobiSvd::solve_gram(const Eigen::Ref<const VecX>& r, Eigen::Ref<VecX> y, 
   for (Eigen::Index i = 0; i < sigma_.size(); ++i)
     work_[i] = (largest_ > 0.0 && sigma_[i] > tolerance * largest_) ? work_[i] / (sigma_[i] * sigma_[i]) : 0.0;
   y.noalias() = v_ * work_;
+}
+
+bool JacobiSvd::solve_gram_direct(const Eigen::Ref<const MatX>& a, const Eigen::Ref<const VecX>& r, Eigen::Ref<VecX> y,
+                                  double tolerance) {
+  const Eigen::Index n = v_.cols();
+  MatX& x = v_;  // G, then L, then X = L⁻¹: lower triangles only
+  double trace = 0.0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = j; i < n; ++i) x(i, j) = a.col(i).dot(a.col(j));  // G = AᵀA
+    trace += x(j, j);
+  }
+  bool factored = trace > 0.0;
+  for (Eigen::Index j = 0; j < n && factored; ++j) {  // G = L Lᵀ (Cholesky–Banachiewicz by columns)
+    double pivot = x(j, j);
+    for (Eigen::Index k = 0; k < j; ++k) pivot -= x(j, k) * x(j, k);
+    if (!(pivot > 0.0)) {
+      factored = false;
+      break;
+    }
+    x(j, j) = std::sqrt(pivot);
+    for (Eigen::Index i = j + 1; i < n; ++i) {
+      double sum = x(i, j);
+      for (Eigen::Index k = 0; k < j; ++k) sum -= x(i, k) * x(j, k);
+      x(i, j) = sum / x(j, j);
+    }
+  }
+  if (factored) {
+    // X = L⁻¹ in place, column by column: X_jj = 1/L_jj, X_ij = −(Σ_{k=j}^{i−1} L_ik X_kj)/L_ii.
+    // Column j reads L only in columns ≥ j, which are still L.
+    double inverse_norm2 = 0.0;  // ‖X‖²_F ≥ ‖X‖²₂ = ‖G⁻¹‖₂ = 1/λ_min(G)
+    for (Eigen::Index j = 0; j < n; ++j) {
+      x(j, j) = 1.0 / x(j, j);
+      inverse_norm2 += x(j, j) * x(j, j);
+      for (Eigen::Index i = j + 1; i < n; ++i) {
+        double sum = 0.0;
+        for (Eigen::Index k = j; k < i; ++k) sum += x(i, k) * x(k, j);
+        x(i, j) = -sum / x(i, i);
+        inverse_norm2 += x(i, j) * x(i, j);
+      }
+    }
+    largest_ = 0.0;  // the SVD state is gone (see the header)
+    sigma_.setZero();
+    if (1.0 / inverse_norm2 > std::max(kDirectConditionLimit, tolerance * tolerance) * trace) {
+      work_.noalias() = x.triangularView<Eigen::Lower>() * r;                // X r
+      y.noalias() = x.transpose().triangularView<Eigen::Upper>() * work_;  // Xᵀ X r = G⁻¹ r
+      return true;
+    }
+  }
+  compute(a);
+  solve_gram(r, y, tolerance);
+  return false;
 }
 
 }  // namespace mechdyn

@@ -1,6 +1,7 @@
 // J̇ v of the closure equations (EC eq. 24 differentiated). See the header.
 #include "mechdyn/constraints/loop_acceleration.hpp"
 
+#include "loop_steps.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 
@@ -48,6 +49,10 @@ const VecX& loop_bias_acceleration(const Model& model, Data& data, const Eigen::
   check_state(model, q, &v);
   data.constraint_rhs_nv.setZero();
   forward_kinematics(model, data, q, v, data.constraint_rhs_nv);  // a = 0: accelerations are Ṡ q̇ only
+  return detail::loop_bias_from_kinematics(model, data);
+}
+
+const VecX& detail::loop_bias_from_kinematics(const Model& model, Data& data) {
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
     const Loop& loop = model.loops[i];
     const int r = model.loop_row_index[i];

@@ -1,6 +1,7 @@
 // Closure equations of cut joints (EC §2.3, eq. 24). See the header for the rows.
 #include "mechdyn/constraints/loop_closure.hpp"
 
+#include "loop_steps.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/math/skew.hpp"
 
@@ -58,6 +59,10 @@ void add_angular_row(const Model& model, const Data& data, const Loop& loop, con
 
 void loop_closure(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   forward_kinematics(model, data, q);
+  detail::loop_closure_from_kinematics(model, data);
+}
+
+void detail::loop_closure_from_kinematics(const Model& model, Data& data) {
   data.loop_jacobian.setZero();
   auto& phi = data.loop_residual;
   auto& jac = data.loop_jacobian;

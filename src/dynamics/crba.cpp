@@ -19,6 +19,7 @@
 // world origin), data.mass_matrix (both triangles). Allocates nothing.
 #include "mechdyn/dynamics/crba.hpp"
 
+#include "crba_steps.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "recursive_checks.hpp"
 
@@ -28,7 +29,10 @@ const MatX& crba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
   detail::check_data_fits(model, data, "crba");
   check_state(model, q);
   forward_kinematics(model, data, q);  // world S_k, com positions, world inertias
+  return detail::crba_from_kinematics(model, data);
+}
 
+const MatX& detail::crba_from_kinematics(const Model& model, Data& data) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
     const Body& body = model.bodies[i];

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 
 #include "closed_chain_models.hpp"
@@ -49,6 +50,46 @@ TEST(JacobiSvd, MatchesEigenOnRankDeficientMatrices) {
     Eigen::CompleteOrthogonalDecomposition<MatX> gram_cod(gram);
     gram_cod.setThreshold(1e-12);
     EXPECT_LT((y - gram_cod.solve(c)).norm(), 1e-6 * (1 + y.norm()));
+  }
+}
+
+TEST(JacobiSvd, DirectGramSolveTakesCholeskyOnlyWhenCertifiedAndMatchesTheSvd) {
+  // solve_gram_direct (constrained forward dynamics' λ) against compute + solve_gram.
+  // Catches: a Cholesky path taken on a rank-deficient or ill-conditioned AᵀA (redundant
+  // closure rows would get a wrong λ instead of the minimum-norm one), a wrong in-place
+  // triangular inverse, and a stale workspace when the SVD is needed after the Cholesky.
+  std::mt19937 rng(7);
+  struct Shape {
+    int m, n, r;
+    double spread;  // ratio of the smallest to the largest singular value of a full-rank A
+    bool direct;    // the expected path
+  };
+  for (const Shape& s : std::vector<Shape>{{7, 6, 6, 0.1, true},
+                                           {7, 2, 2, 0.5, true},
+                                           {12, 9, 9, 0.05, true},
+                                           {7, 6, 5, 1.0, false},      // redundant row
+                                           {3, 5, 3, 1.0, false},      // more rows than coordinates
+                                           {7, 6, 6, 1e-5, false}}) {  // cond(AᵀA) = 1e10 > 1e6
+    MatX a;
+    if (s.r < s.n) {
+      a = MatX(testing::random_vector(s.m * s.r, rng).reshaped(s.m, s.r)) *
+          MatX(testing::random_vector(s.r * s.n, rng).reshaped(s.r, s.n));
+    } else {  // U diag(σ) Vᵀ with σ from 1 down to `spread`
+      const Eigen::HouseholderQR<MatX> u(MatX(testing::random_vector(s.m * s.n, rng).reshaped(s.m, s.n)));
+      const Eigen::HouseholderQR<MatX> v(MatX(testing::random_vector(s.n * s.n, rng).reshaped(s.n, s.n)));
+      VecX sigma(s.n);
+      for (int i = 0; i < s.n; ++i) sigma[i] = std::pow(s.spread, double(i) / std::max(1, s.n - 1));
+      a = MatX(u.householderQ()).leftCols(s.n) * sigma.asDiagonal() * MatX(v.householderQ()).transpose();
+    }
+    const VecX c = testing::random_vector(s.n, rng);
+    JacobiSvd reference(s.m, s.n), direct(s.m, s.n);
+    VecX expected(s.n), y(s.n);
+    reference.compute(a);
+    reference.solve_gram(c, expected, 1e-9);
+    for (int repeat = 0; repeat < 2; ++repeat) {  // the second call starts from the first's workspace
+      EXPECT_EQ(direct.solve_gram_direct(a, c, y, 1e-9), s.direct) << s.m << "x" << s.n << " rank " << s.r;
+      EXPECT_LT((y - expected).norm(), 1e-10 * (1 + expected.norm())) << s.m << "x" << s.n << " rank " << s.r;
+    }
   }
 }
 

@@ -12,10 +12,14 @@
 // (constraints/jacobi_svd.hpp; (KᵀK)⁺ = V Σ⁻² Vᵀ), singular values below
 // rank_tolerance × the largest treated as zero: a is unique, λ the minimum-norm
 // multiplier. (The SVD of K, not an eigen-decomposition of KᵀK, keeps the rank decision
-// at the accuracy of K.) Cut-joint wrenches follow from λ
-// (constraints/cut_joint_forces.hpp).
+// at the accuracy of K.) When KᵀK is certified well conditioned (Cholesky KᵀK = L Lᵀ
+// with 1/‖L⁻¹‖²_F > 1e-6 · trace: full row rank, far from the tolerance) λ comes from
+// that Cholesky factor instead, the same solution to round-off at a fraction of the
+// cost (JacobiSvd::solve_gram_direct). One kinematics pass at (q, v, a = 0) serves M,
+// Φ, J and J̇ v. Cut-joint wrenches follow from λ (constraints/cut_joint_forces.hpp).
 // Cost O(nv³ + rows³). Writes data.ddq, data.loop_multiplier, data.cut_*,
-// data.mass_matrix, data.loop_residual/jacobian/bias. Allocates nothing.
+// data.mass_matrix, data.loop_residual/jacobian/bias, Data's kinematics at (q, v, 0);
+// data.factor_svd holds no decomposition after the Cholesky path. Allocates nothing.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

@@ -8,6 +8,8 @@
 //   minimum-norm least squares   x = A⁺ b = V Σ⁻² Wᵀ b        (solve_min_norm)
 //   Gram pseudo-inverse          y = (AᵀA)⁺ r = V Σ⁻² Vᵀ r     (solve_gram)
 // with σ_i ≤ tolerance · σ_max treated as zero. Cost O(sweeps · m n²), sweeps ≈ 5–10.
+// solve_gram_direct answers (AᵀA)⁺ r by a Cholesky factor of AᵀA when that is
+// certified well conditioned (the common full-rank case), falling back to the SVD.
 // Every workspace is sized in the constructor (or resize); compute and the solves
 // allocate nothing — Eigen's decompositions allocate in solve(), hence this class.
 #pragma once
@@ -34,6 +36,20 @@ class JacobiSvd {
   void solve_min_norm(const Eigen::Ref<const VecX>& b, Eigen::Ref<VecX> x, double tolerance);
   /// y = (AᵀA)⁺ r (size cols), r of size cols.
   void solve_gram(const Eigen::Ref<const VecX>& r, Eigen::Ref<VecX> y, double tolerance);
+
+  /// y = (AᵀA)⁺ r straight from A (the constructor's size), by the SVD only where it is
+  /// needed. First G = AᵀA = L Lᵀ (Cholesky, in the workspace of V) and X = L⁻¹; when
+  /// that certifies λ_min(G) ≥ 1/‖X‖²_F > max(kDirectConditionLimit, tolerance²)·trace G
+  /// (so G is non-singular, no σ of A would be dropped at `tolerance`, and cond(G) is
+  /// small enough for the normal equations to lose nothing beyond round-off),
+  /// y = Xᵀ X r (O(m n² + n³/3), returns true). Otherwise compute(a) and
+  /// solve_gram(r, y, tolerance) (returns false). After a true return the
+  /// decomposition is not available: rank() is 0 and the solves return 0 until the
+  /// next compute.
+  bool solve_gram_direct(const Eigen::Ref<const MatX>& a, const Eigen::Ref<const VecX>& r, Eigen::Ref<VecX> y,
+                         double tolerance);
+  /// Largest accepted 1/cond(G) bound of solve_gram_direct's Cholesky path.
+  static constexpr double kDirectConditionLimit = 1e-6;
 
  private:
   MatX w_;       // A V (orthogonal columns)
