@@ -38,13 +38,14 @@ namespace mechdyn {
 
 namespace {
 
-/// X v: a motion vector of the parent (parent coordinates) in body coordinates.
-inline Vec6 motion_to_body(const Mat3& rotation, const Vec3& translation, const Vec6& m) {
+/// X v: a motion vector of the parent (parent coordinates) in body coordinates; Q a
+/// rotation about e_k when k ≥ 0 (joint_inline.hpp, principal axes).
+inline Vec6 motion_to_body(const Mat3& rotation, int k, const Vec3& translation, const Vec6& m) {
   const Vec3 w = m.head<3>();
   const Vec3 u = m.tail<3>() - translation.cross(w);
   Vec6 out;
-  out.head<3>().noalias() = rotation.transpose() * w;
-  out.tail<3>().noalias() = rotation.transpose() * u;
+  out.head<3>() = detail::rotate_transpose(rotation, k, w);
+  out.tail<3>() = detail::rotate_transpose(rotation, k, u);
   return out;
 }
 
@@ -66,19 +67,24 @@ const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
     const int parent = body.parent;
     Mat3& rotation = data.joint_rotation[i];
     Vec3& translation = data.joint_translation[i];
-    detail::joint_relative_pose_inline(joint, qs + joint.q_index, rotation, translation);  // Q, r (EC eqs. 2–3)
-    if (model.needs_world_rotation[i])
-      data.rotation[i] = parent == kGround ? rotation : Mat3(data.rotation[parent] * rotation);  // eq. (4)
+    const int principal = detail::revolute_principal_axis(joint);  // about ±e_k: cheaper products
+    detail::joint_relative_pose_inline(joint, principal, qs + joint.q_index, rotation, translation);  // Q, r (eqs. 2–3)
+    if (model.needs_world_rotation[i]) {  // eq. (4)
+      if (parent == kGround)
+        data.rotation[i] = rotation;
+      else
+        detail::compose_rotation(data.rotation[parent], rotation, principal, data.rotation[i]);
+    }
 
     // X v_λ and X a_λ; the ground is at rest with a_0 = −a_g (world = ground coordinates).
     Vec6 parent_velocity;
     Vec6& acceleration = data.local_acceleration[i];
     if (parent == kGround) {
       parent_velocity.setZero();
-      acceleration << Vec3::Zero(), rotation.transpose() * base_acceleration.tail<3>();
+      acceleration << Vec3::Zero(), detail::rotate_transpose(rotation, principal, base_acceleration.tail<3>());
     } else {
-      parent_velocity = motion_to_body(rotation, translation, data.local_velocity[parent]);
-      acceleration = motion_to_body(rotation, translation, data.local_acceleration[parent]);
+      parent_velocity = motion_to_body(rotation, principal, translation, data.local_velocity[parent]);
+      acceleration = motion_to_body(rotation, principal, translation, data.local_acceleration[parent]);
     }
     Vec6 relative, joint_acceleration;  // S q̇ and S q̈ + c_i
     detail::joint_local_motion(joint, qs + joint.q_index, vs + joint.v_index, as + joint.v_index, data.rotation[i],
@@ -109,9 +115,10 @@ const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
     if (parent == kGround) continue;
     // f_λ(i) += X_iᵀ f_i
     const Mat3& rotation = data.joint_rotation[i];
-    const Vec3 force = rotation * f.tail<3>();
+    const int principal = detail::revolute_principal_axis(joint);
+    const Vec3 force = detail::rotate(rotation, principal, f.tail<3>());
     Vec6& parent_force = data.body_force[parent];
-    parent_force.head<3>().noalias() += rotation * f.head<3>();
+    parent_force.head<3>() += detail::rotate(rotation, principal, f.head<3>());
     parent_force.head<3>() += data.joint_translation[i].cross(force);
     parent_force.tail<3>() += force;
   }

@@ -20,7 +20,8 @@ void positions(const Model& model, Data& data, const double* q) {
     const Body& body = model.bodies[l];
     const Joint& joint = model.joints[l];
     const int parent = body.parent;
-    detail::joint_relative_pose_inline(joint, q + joint.q_index, relative_rotation, relative_translation);
+    const int principal = detail::revolute_principal_axis(joint);  // about ±e_k: cheaper products
+    detail::joint_relative_pose_inline(joint, principal, q + joint.q_index, relative_rotation, relative_translation);
     Mat3& rotation = data.rotation[l];
     Vec3& position = data.position[l];
     if (parent == kGround) {  // the ground frame is the world frame
@@ -28,7 +29,7 @@ void positions(const Model& model, Data& data, const double* q) {
       position = relative_translation;
     } else {
       const Mat3& parent_rotation = data.rotation[parent];
-      rotation.noalias() = parent_rotation * relative_rotation;                             // eq. (4)
+      detail::compose_rotation(parent_rotation, relative_rotation, principal, rotation);    // eq. (4)
       position.noalias() = data.position[parent] + parent_rotation * relative_translation;  // eq. (6)
     }
     data.com_position[l].noalias() = position + rotation * body.com;
@@ -36,7 +37,7 @@ void positions(const Model& model, Data& data, const double* q) {
     rotated_inertia.noalias() = rotation * body.inertia;
     data.inertia_world[l].noalias() = rotated_inertia * rotation.transpose();
     const Mat3& parent_rotation = parent == kGround ? kIdentity : data.rotation[parent];
-    detail::joint_motion_axes_inline(joint, q + joint.q_index, parent_rotation, rotation, position,
+    detail::joint_motion_axes_inline(joint, principal, q + joint.q_index, parent_rotation, rotation, position,
                                      data.motion_axis.data() + joint.v_index);
   }
 }

@@ -70,8 +70,7 @@ void quaternion_rate(const double* q, const Vec3& omega, double* rate) {
 void joint_relative_pose(const Joint& joint, const double* q, Mat3& rotation, Vec3& translation) {
   switch (joint.type) {
     case JointType::Revolute:  // eq. (3): Q = 1 + ñ sin φ + ñ² (1 − cos φ)
-      rotation = axis_angle_rotation(joint.axis, q[0]);
-      translation = joint.origin;
+      detail::joint_relative_pose_inline(joint, detail::revolute_principal_axis(joint), q, rotation, translation);
       return;
     case JointType::Prismatic:  // eq. (2): r = n r + r_{l0}
       rotation.setIdentity();
