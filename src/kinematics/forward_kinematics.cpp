@@ -83,8 +83,17 @@ void check_vector(const Eigen::Ref<const VecX>& x, Eigen::Index size, const char
   if (x.size() != size)
     throw InvalidArgument(std::string(name) + " has " + std::to_string(x.size()) + " numbers, the model needs " +
                           std::to_string(size));
-  // x·0 is 0 for every finite x and NaN for ±inf or NaN: one vectorised pass, exact.
-  if ((x.array() * 0.0).sum() == 0.0) return;
+  // x·0 is 0 for every finite x and NaN for ±inf or NaN: one pass, exact, no branch per
+  // number (two accumulators; a plain loop beats Eigen's reduction set-up at these sizes).
+  const double* p = x.data();
+  double even = 0.0, odd = 0.0;
+  Eigen::Index k = 0;
+  for (; k + 1 < size; k += 2) {
+    even += p[k] * 0.0;
+    odd += p[k + 1] * 0.0;
+  }
+  if (k < size) even += p[k] * 0.0;
+  if (even + odd == 0.0) return;
   for (Eigen::Index k = 0; k < x.size(); ++k) {
     if (!std::isfinite(x[k]))
       throw InvalidArgument(std::string(name) + "[" + std::to_string(k) + "] is not finite");
