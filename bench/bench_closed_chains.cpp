@@ -44,7 +44,6 @@
 #include <Eigen/Cholesky>
 #include <Eigen/SVD>
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -52,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_context.hpp"
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/constraints/closed_chain_inverse_dynamics.hpp"
 #include "mechdyn/constraints/constrained_forward_dynamics.hpp"
@@ -309,18 +309,6 @@ BENCHMARK_CAPTURE(constrained_step, four_bar, &four_bar)->Name("constrained_rk4_
 BENCHMARK_CAPTURE(constrained_step, three_loop, &three_loop)->Name("constrained_rk4_step/three_loop");
 BENCHMARK_CAPTURE(inverse, four_bar, &four_bar)->Name("closed_chain_inverse_dynamics/four_bar");
 BENCHMARK_CAPTURE(inverse, three_loop, &three_loop)->Name("closed_chain_inverse_dynamics/three_loop");
-
-std::string cpu_model_name() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
-  }
-  return "unknown";
-}
 
 }  // namespace
 }  // namespace mechdyn::bench

@@ -15,7 +15,6 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -23,6 +22,7 @@
 #include <vector>
 
 #include "bench_models.hpp"
+#include "bench_context.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
@@ -121,18 +121,6 @@ void register_methods(const std::shared_ptr<const Fixture>& fixture) {
     joint_reactions(m, d, s.q, s.v, s.a);
     return d.reaction_force.data();
   });
-}
-
-std::string cpu_model_name() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
-  }
-  return "unknown";
 }
 
 std::string describe(const Model& model) {

@@ -25,7 +25,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -35,6 +34,7 @@
 #include <vector>
 
 #include "bench_models.hpp"
+#include "bench_context.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
@@ -267,18 +267,6 @@ void register_cases(const std::shared_ptr<Fixture>& fixture) {
     });
   }
 #endif
-}
-
-std::string cpu_model_name() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
-  }
-  return "unknown";
 }
 
 }  // namespace

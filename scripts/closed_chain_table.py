@@ -7,33 +7,15 @@ closed-chain timings (RK4 step with projection, closed-chain inverse dynamics).
 Usage: closed_chain_table.py results.json
 Times are CPU ns per call (the median of the repetitions when there are several).
 """
-import json
 import sys
+
+from bench_json import load_times
 
 TARGET = 1.0  # mechdyn / MuJoCo per constrained forward-dynamics evaluation, at most
 
 
-def load(path):
-    with open(path) as f:
-        report = json.load(f)
-    times, medians, names = {}, {}, []
-    for b in report.get("benchmarks", []):
-        name = b.get("run_name", b["name"])
-        if name not in names:
-            names.append(name)
-        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        ns = b["cpu_time"] * scale
-        if b.get("run_type") == "aggregate":
-            if b.get("aggregate_name") == "median":
-                medians[name] = ns
-        else:
-            times.setdefault(name, ns)
-    times.update(medians)
-    return report.get("context", {}), times, names
-
-
 def main():
-    context, times, names = load(sys.argv[1])
+    context, times, names = load_times(sys.argv[1])
     print(f"commit {context.get('mechdyn.commit', 'unknown')}, CPU {context.get('mechdyn.cpu', 'unknown')}, "
           f"{context.get('num_cpus', '?')} CPUs, MuJoCo {context.get('mujoco.version', '?')}")
     for key in sorted(k for k in context if k.startswith("check.")):

@@ -5,8 +5,9 @@ beside MuJoCo and Simbody, the ratios mechdyn/MuJoCo and the issue's targets.
 Usage: peer_table.py results.json
 Times are CPU ns per call (the median of the repetitions when there are several).
 """
-import json
 import sys
+
+from bench_json import load_times
 
 # Fractions of MuJoCo's time that the fastest open-source libraries reach
 # (the issue's targets): quantity -> model -> fraction.
@@ -23,27 +24,17 @@ LIBRARIES = ["mechdyn_explicit", "mechdyn_recursive", "mujoco", "simbody"]
 
 
 def load(path):
-    with open(path) as f:
-        report = json.load(f)
-    times, medians, models = {}, {}, []
-    for b in report.get("benchmarks", []):
-        name = b.get("run_name", b["name"])
+    """(context, times by (quantity, library, model), models in order)."""
+    context, by_name, names = load_times(path)
+    times, models = {}, []
+    for name in names:
         parts = name.split("/")
-        if len(parts) < 3:
+        if len(parts) < 3 or name not in by_name:
             continue
-        quantity, library, model = parts[0], parts[1], parts[2]
-        if model not in models:
-            models.append(model)
-        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        ns = b["cpu_time"] * scale
-        key = (quantity, library, model)
-        if b.get("run_type") == "aggregate":
-            if b.get("aggregate_name") == "median":
-                medians[key] = ns
-        else:
-            times.setdefault(key, ns)
-    times.update(medians)
-    return report.get("context", {}), times, models
+        if parts[2] not in models:
+            models.append(parts[2])
+        times[(parts[0], parts[1], parts[2])] = by_name[name]
+    return context, times, models
 
 
 def main():
