@@ -65,13 +65,6 @@
 #include "mechdyn/simulation/integrators.hpp"
 #include "peers/mujoco_peer.hpp"
 
-#ifndef MECHDYN_GIT_COMMIT
-#define MECHDYN_GIT_COMMIT "unknown"
-#endif
-#ifndef MECHDYN_BUILD_TYPE
-#define MECHDYN_BUILD_TYPE "unknown"
-#endif
-
 namespace mechdyn::bench {
 namespace {
 

@@ -33,13 +33,6 @@
 #include "mechdyn/dynamics/rnea.hpp"
 #include "random_model.hpp"
 
-#ifndef MECHDYN_GIT_COMMIT
-#define MECHDYN_GIT_COMMIT "unknown"
-#endif
-#ifndef MECHDYN_BUILD_TYPE
-#define MECHDYN_BUILD_TYPE "unknown"
-#endif
-
 namespace mechdyn::bench {
 namespace {
 

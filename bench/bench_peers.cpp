@@ -48,13 +48,6 @@
 #include "peers/simbody_peer.hpp"
 #endif
 
-#ifndef MECHDYN_GIT_COMMIT
-#define MECHDYN_GIT_COMMIT "unknown"
-#endif
-#ifndef MECHDYN_BUILD_TYPE
-#define MECHDYN_BUILD_TYPE "unknown"
-#endif
-
 namespace mechdyn::bench {
 namespace {
 
