@@ -13,32 +13,66 @@ namespace {
 const Mat3 kIdentity = Mat3::Identity();  // the ground's rotation
 const Vec6 kRest = Vec6::Zero();          // the ground's velocity
 
-void positions(const Model& model, Data& data, const double* q) {
-  Mat3 relative_rotation, rotated_inertia;
-  Vec3 relative_translation;
-  for (int l = 0; l < model.num_bodies(); ++l) {
-    const Body& body = model.bodies[l];
-    const Joint& joint = model.joints[l];
-    const int parent = body.parent;
-    const int principal = detail::revolute_principal_axis(joint);  // about ±e_k: cheaper products
-    detail::joint_relative_pose_inline(joint, principal, q + joint.q_index, relative_rotation, relative_translation);
-    Mat3& rotation = data.rotation[l];
-    Vec3& position = data.position[l];
+/// Position kinematics of body l (EC eqs. 1–6): Q, r, c, i|J, S. K ≥ 0: a revolute
+/// joint about ±e_K written out with K a compile-time constant (Q^i_l = Q^i_λ R_K(±φ)
+/// changes two columns; n = ±Q^i_λ e_K); K = −1: every other joint.
+template <int K>
+void position_body(const Model& model, Data& data, int l, const double* q) {
+  const Body& body = model.bodies[l];
+  const Joint& joint = model.joints[l];
+  const int parent = body.parent;
+  Mat3& rotation = data.rotation[l];
+  Vec3& position = data.position[l];
+  if constexpr (K >= 0) {
+    const double angle = q[joint.q_index];
+    Mat3 relative_rotation;
+    detail::principal_rotation(K, joint.axis[K], angle, relative_rotation);  // eq. (3)
     if (parent == kGround) {  // the ground frame is the world frame
+      rotation = relative_rotation;
+      position = joint.origin;
+    } else {
+      const Mat3& parent_rotation = data.rotation[parent];
+      detail::compose_rotation_fixed<K>(parent_rotation, relative_rotation, rotation);  // eq. (4)
+      position.noalias() = data.position[parent] + parent_rotation * joint.origin;      // eq. (6)
+    }
+  } else {
+    Mat3 relative_rotation;
+    Vec3 relative_translation;
+    detail::joint_relative_pose_inline(joint, -1, q + joint.q_index, relative_rotation, relative_translation);
+    if (parent == kGround) {
       rotation = relative_rotation;
       position = relative_translation;
     } else {
       const Mat3& parent_rotation = data.rotation[parent];
-      detail::compose_rotation(parent_rotation, relative_rotation, principal, rotation);    // eq. (4)
+      rotation.noalias() = parent_rotation * relative_rotation;                             // eq. (4)
       position.noalias() = data.position[parent] + parent_rotation * relative_translation;  // eq. (6)
     }
-    data.com_position[l].noalias() = position + rotation * body.com;
-    // i|J = Q J Qᵀ (two 3x3 products: fewer instructions than the symmetric half by rows)
-    rotated_inertia.noalias() = rotation * body.inertia;
-    data.inertia_world[l].noalias() = rotated_inertia * rotation.transpose();
+  }
+  data.com_position[l].noalias() = position + rotation * body.com;
+  // i|J = Q J Qᵀ (two 3x3 products: fewer instructions than the symmetric half by rows)
+  Mat3 rotated_inertia;
+  rotated_inertia.noalias() = rotation * body.inertia;
+  data.inertia_world[l].noalias() = rotated_inertia * rotation.transpose();
+  if constexpr (K >= 0) {  // S = [n; o × n], n = Q^i_λ n̄ = ±Q^i_l e_K (EC eq. 1)
+    Vec6& axis = data.motion_axis[joint.v_index];
+    const Vec3 n = joint.axis[K] * rotation.col(K);
+    axis.head<3>() = n;
+    axis.tail<3>() = position.cross(n);
+  } else {
     const Mat3& parent_rotation = parent == kGround ? kIdentity : data.rotation[parent];
-    detail::joint_motion_axes_inline(joint, principal, q + joint.q_index, parent_rotation, rotation, position,
+    detail::joint_motion_axes_inline(joint, -1, q + joint.q_index, parent_rotation, rotation, position,
                                      data.motion_axis.data() + joint.v_index);
+  }
+}
+
+void positions(const Model& model, Data& data, const double* q) {
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    switch (detail::revolute_principal_axis(model.joints[l])) {  // about ±e_k: the written-out step
+      case 0: position_body<0>(model, data, l, q); break;
+      case 1: position_body<1>(model, data, l, q); break;
+      case 2: position_body<2>(model, data, l, q); break;
+      default: position_body<-1>(model, data, l, q); break;
+    }
   }
 }
 
