@@ -60,7 +60,7 @@ void position_body(const Model& model, Data& data, int l, const double* q) {
     axis.tail<3>() = position.cross(n);
   } else {
     const Mat3& parent_rotation = parent == kGround ? kIdentity : data.rotation[parent];
-    detail::joint_motion_axes_inline(joint, -1, q + joint.q_index, parent_rotation, rotation, position,
+    detail::joint_motion_axes_inline(joint, q + joint.q_index, parent_rotation, rotation, position,
                                      data.motion_axis.data() + joint.v_index);
   }
 }

@@ -129,12 +129,11 @@ inline void joint_relative_pose_inline(const Joint& joint, int principal, const 
 
 /// joint_motion_axes with the revolute and prismatic cases inline; writes the nv world
 /// axes to `axes` (world origin).
-/// `principal` is revolute_principal_axis(joint).
-inline void joint_motion_axes_inline(const Joint& joint, int principal, const double* q, const Mat3& parent_rotation,
+/// (Revolute joints about ±e_k have their own step in forward_kinematics.cpp.)
+inline void joint_motion_axes_inline(const Joint& joint, const double* q, const Mat3& parent_rotation,
                                      const Mat3& body_rotation, const Vec3& body_origin, Vec6* axes) {
   if (joint.type == JointType::Revolute) {  // [n; o × n], n = Q_λ n̄ (EC eq. 1)
-    const Vec3 n = principal >= 0 ? Vec3(joint.axis[principal] * parent_rotation.col(principal))
-                                  : Vec3(parent_rotation * joint.axis);
+    const Vec3 n = parent_rotation * joint.axis;
     axes[0].head<3>() = n;
     axes[0].tail<3>() = body_origin.cross(n);
   } else if (joint.type == JointType::Prismatic) {  // [0; n]
