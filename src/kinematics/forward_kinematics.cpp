@@ -121,12 +121,12 @@ void check_vector(const Eigen::Ref<const VecX>& x, Eigen::Index size, const char
   // number (two accumulators; a plain loop beats Eigen's reduction set-up at these sizes).
   const double* p = x.data();
   double even = 0.0, odd = 0.0;
-  Eigen::Index k = 0;
-  for (; k + 1 < size; k += 2) {
-    even += p[k] * 0.0;
-    odd += p[k + 1] * 0.0;
+  Eigen::Index pair = 0;
+  for (; pair + 1 < size; pair += 2) {
+    even += p[pair] * 0.0;
+    odd += p[pair + 1] * 0.0;
   }
-  if (k < size) even += p[k] * 0.0;
+  if (pair < size) even += p[pair] * 0.0;  // the last number of an odd size
   if (even + odd == 0.0) return;
   for (Eigen::Index k = 0; k < x.size(); ++k) {
     if (!std::isfinite(x[k]))

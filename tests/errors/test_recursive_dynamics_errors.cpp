@@ -2,6 +2,7 @@
 // whose message names the element and the problem (HOUSE-STYLE "Errors").
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "mechdyn/dynamics/aba.hpp"
@@ -51,6 +52,35 @@ TEST(RecursiveDynamicsErrors, WrongSizesAndNonFiniteInputsAreInvalidArguments) {
   expect_error<InvalidArgument>([&] { crba(model, other_data, q); }, {"crba", "data was not built"});
   expect_error<InvalidArgument>([&] { aba(model, other_data, q, v, v); }, {"aba", "data was not built"});
   expect_error<InvalidArgument>([&] { potential_energy(model, other_data, q); }, {"potential_energy"});
+}
+
+// Catches: a non-finite number missed by the finiteness check (a two-accumulator pass
+// over the vector with a separate last element for odd sizes) at an even or odd position,
+// at the last position of an odd size, or of one sign of infinity; chains of 1–6 bodies.
+TEST(RecursiveDynamicsErrors, EveryNonFiniteNumberAtEveryPositionIsReported) {
+  const double bad[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                        -std::numeric_limits<double>::infinity()};
+  for (int bodies = 1; bodies <= 6; ++bodies) {
+    testing::RandomTreeOptions options;
+    options.bodies = bodies;
+    options.all_joint_types = false;  // revolute and prismatic: nq = nv = bodies
+    const Model model = testing::random_tree(static_cast<unsigned>(10 + bodies), options);
+    Data data(model);
+    const VecX q = model.neutral_configuration(), v = VecX::Zero(model.nv);
+    for (int k = 0; k < model.nv; ++k) {
+      for (const double x : bad) {
+        const std::string at = "[" + std::to_string(k) + "]";
+        VecX broken = v;
+        broken[k] = x;
+        VecX broken_q = q;
+        broken_q[k] = x;
+        expect_error<InvalidArgument>([&] { crba(model, data, broken_q); }, {("q" + at).c_str(), "not finite"});
+        expect_error<InvalidArgument>([&] { rnea(model, data, q, broken, v); }, {("v" + at).c_str(), "not finite"});
+        expect_error<InvalidArgument>([&] { rnea(model, data, q, v, broken); }, {("a" + at).c_str(), "not finite"});
+      }
+    }
+    EXPECT_NO_THROW(rnea(model, data, q, v, v));
+  }
 }
 
 // A massless body with no inertia on joint `carrier`, carrying a body on a second joint
