@@ -64,10 +64,9 @@ VecX parse_number_list(const std::string& text, const std::string& option, Eigen
 
 void check_and_normalize_quaternions(const Model& model, VecX& q, const std::string& option) {
   for (const Joint& joint : model.joints) {
-    int first = -1;
-    if (joint.type == JointType::Spherical) first = joint.q_index;
-    if (joint.type == JointType::Free) first = joint.q_index + 3;
-    if (first < 0) continue;
+    const int offset = joint_quaternion_offset(joint);
+    if (offset < 0) continue;
+    const int first = joint.q_index + offset;
     const double norm = q.segment<4>(first).norm();
     if (!(std::abs(norm - 1.0) <= 1e-6)) {
       std::ostringstream message;
@@ -81,47 +80,15 @@ void check_and_normalize_quaternions(const Model& model, VecX& q, const std::str
 }
 
 std::vector<CoordinateLabel> configuration_labels(const Model& model) {
-  std::vector<CoordinateLabel> out;
-  for (const Joint& j : model.joints) {
-    switch (j.type) {
-      case JointType::Revolute: out.push_back({j.name, "rad"}); break;
-      case JointType::Prismatic: out.push_back({j.name, "m"}); break;
-      case JointType::Universal:
-        out.push_back({j.name + "_1", "rad"});
-        out.push_back({j.name + "_2", "rad"});
-        break;
-      case JointType::Free:
-        for (const char* c : {"x", "y", "z"}) out.push_back({j.name + "_" + c, "m"});
-        [[fallthrough]];
-      case JointType::Spherical:
-        for (const char* c : {"qw", "qx", "qy", "qz"}) out.push_back({j.name + "_" + c, ""});
-        break;
-      case JointType::Fixed: break;
-    }
-  }
-  return out;
+  std::vector<CoordinateLabel> configuration, velocity;
+  for (const Joint& j : model.joints) joint_coordinate_names(j, configuration, velocity);
+  return configuration;
 }
 
 std::vector<CoordinateLabel> velocity_labels(const Model& model) {
-  std::vector<CoordinateLabel> out;
-  for (const Joint& j : model.joints) {
-    switch (j.type) {
-      case JointType::Revolute: out.push_back({j.name, "rad"}); break;
-      case JointType::Prismatic: out.push_back({j.name, "m"}); break;
-      case JointType::Universal:
-        out.push_back({j.name + "_1", "rad"});
-        out.push_back({j.name + "_2", "rad"});
-        break;
-      case JointType::Free:
-        for (const char* c : {"x", "y", "z"}) out.push_back({j.name + "_" + c, "m"});
-        [[fallthrough]];
-      case JointType::Spherical:
-        for (const char* c : {"x", "y", "z"}) out.push_back({j.name + "_r" + c, "rad"});
-        break;
-      case JointType::Fixed: break;
-    }
-  }
-  return out;
+  std::vector<CoordinateLabel> configuration, velocity;
+  for (const Joint& j : model.joints) joint_coordinate_names(j, configuration, velocity);
+  return velocity;
 }
 
 std::string format_number(double value) {

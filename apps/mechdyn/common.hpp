@@ -44,10 +44,8 @@ VecX parse_number_list(const std::string& text, const std::string& option, Eigen
 void check_and_normalize_quaternions(const Model& model, VecX& q, const std::string& option);
 
 /// Names of the coordinates of one joint: suffixes for q and v columns with units.
-struct CoordinateLabel {
-  std::string name;  // e.g. "J1", "J1_qw", "B_vx"
-  std::string unit;  // e.g. "rad", "m", "" (unitless)
-};
+/// (model/joint.hpp: e.g. {"J1", "rad"}, {"J1_qw", ""}, {"B_x", "m"})
+using CoordinateLabel = CoordinateName;
 std::vector<CoordinateLabel> configuration_labels(const Model& model);  // nq entries, unit of q
 /// nv entries; `unit` is the unit of v's base quantity: "rad" (angular) or "m" (linear).
 std::vector<CoordinateLabel> velocity_labels(const Model& model);

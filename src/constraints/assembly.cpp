@@ -27,38 +27,12 @@ double residual_norm(const Data& data) {
 
 void apply_velocity_increment(const Model& model, const Data& data, Eigen::Ref<VecX> q,
                               const Eigen::Ref<const VecX>& dv) {
-  for (int l = 0; l < model.num_bodies(); ++l) {
+  for (int l = 0; l < model.num_bodies(); ++l) {  // q ⊕ dv, joint by joint (model/joint.hpp)
     const Joint& joint = model.joints[l];
     const int parent = model.bodies[l].parent;
     const Mat3 parent_rotation = parent == kGround ? Mat3::Identity() : data.rotation[parent];
     double* x = q.data() + joint.q_index;
-    const double* d = dv.data() + joint.v_index;
-    switch (joint.type) {
-      case JointType::Revolute:
-      case JointType::Prismatic:
-      case JointType::Universal:
-        for (int k = 0; k < joint.nv; ++k) x[k] += d[k];
-        break;
-      case JointType::Spherical:
-      case JointType::Free: {
-        // Free: [position (parent frame); quaternion], v = [linear; angular] (world).
-        const int qo = joint.type == JointType::Free ? 3 : 0, vo = joint.type == JointType::Free ? 3 : 0;
-        if (joint.type == JointType::Free) {
-          const Vec3 shift = parent_rotation.transpose() * Vec3(d[0], d[1], d[2]);
-          for (int k = 0; k < 3; ++k) x[k] += shift[k];
-        }
-        const Vec3 rotation_vector = parent_rotation.transpose() * Vec3(d[vo], d[vo + 1], d[vo + 2]);
-        const double angle = rotation_vector.norm();
-        Quat turn = Quat::Identity();
-        if (angle > 0.0) turn = Quat(Eigen::AngleAxisd(angle, rotation_vector / angle));
-        const Quat current(x[qo], x[qo + 1], x[qo + 2], x[qo + 3]);
-        const Quat next = (turn * current).normalized();
-        x[qo] = next.w(), x[qo + 1] = next.x(), x[qo + 2] = next.y(), x[qo + 3] = next.z();
-        break;
-      }
-      case JointType::Fixed:
-        break;
-    }
+    joint_integrate(joint, parent_rotation, x, dv.data() + joint.v_index, x);
   }
 }
 

@@ -35,81 +35,56 @@
 #include "mechdyn/dynamics/rnea.hpp"
 
 #include "mechdyn/kinematics/forward_kinematics.hpp"
-#include "../model/joint_inline.hpp"
+#include "../model/joint_dispatch.hpp"
 #include "recursive_checks.hpp"
 
 namespace mechdyn {
 
 namespace {
 
-/// X v: a motion vector of the parent (parent coordinates) in body coordinates; Q a
-/// rotation about e_K when K ≥ 0 (joint_inline.hpp, principal axes).
-template <int K>
+/// X m: a motion vector of the parent (parent coordinates) in body coordinates,
+/// [Qᵀ w; Qᵀ (u − r × w)], with joint kind J's rotation products.
+template <class J>
 inline Vec6 motion_to_body(const Mat3& rotation, const Vec3& translation, const Vec6& m) {
   const Vec3 w = m.head<3>();
   const Vec3 u = m.tail<3>() - translation.cross(w);
   Vec6 out;
-  out.head<3>() = detail::rotate_transpose(rotation, K, w);
-  out.tail<3>() = detail::rotate_transpose(rotation, K, u);
+  out.head<3>() = J::rotate_transpose(rotation, w);
+  out.tail<3>() = J::rotate_transpose(rotation, u);
   return out;
 }
 
-/// Forward pass for body i: v_i, a_i, f_i. K ≥ 0: a revolute joint about ±e_K, written
-/// out with K a compile-time constant (S = [±e_K; 0], so S q̇, Ṡ q̇ and the transforms
-/// touch only the coordinates the rotation mixes); K = −1: every other joint.
-template <int K>
-void forward_body(const Model& model, Data& data, int i, const double* qs, const double* vs, const double* as,
+/// Forward pass for body i (Table 5.1, first loop), joint kind J.
+template <class J>
+void forward_body(const Model& model, Data& data, int i, const double* q, const double* v, const double* a,
                   const Vec3& gravity_acceleration) {
   const Body& body = model.bodies[i];
   const Joint& joint = model.joints[i];
   const int parent = body.parent;
   Mat3& rotation = data.joint_rotation[i];
   Vec3& translation = data.joint_translation[i];
-  detail::joint_relative_pose_inline(joint, K, qs + joint.q_index, rotation, translation);  // Q, r (EC eqs. 2–3)
-  if (model.needs_world_rotation[i]) {  // eq. (4)
+  J::relative_pose(joint, q + joint.q_index, rotation, translation);  // X_i = X_J X_T (EC eqs. 2–3)
+  if (model.needs_world_rotation[i]) {                               // EC eq. (4), spherical/free paths only
     if (parent == kGround)
       data.rotation[i] = rotation;
     else
-      detail::compose_rotation(data.rotation[parent], rotation, K, data.rotation[i]);
+      J::compose(data.rotation[parent], rotation, data.rotation[i]);
   }
-
-  // X v_λ and X a_λ; the ground is at rest with a_0 = −a_g (world = ground coordinates).
-  Vec6 parent_velocity;
-  Vec6& acceleration = data.local_acceleration[i];
-  if (parent == kGround) {
+  Vec6 parent_velocity;                              // X v_λ
+  Vec6& acceleration = data.local_acceleration[i];  // X a_λ, then a_i
+  if (parent == kGround) {                           // v_0 = 0, a_0 = −a_g
     parent_velocity.setZero();
-    acceleration << Vec3::Zero(), detail::rotate_transpose(rotation, K, gravity_acceleration);
+    acceleration << Vec3::Zero(), J::rotate_transpose(rotation, gravity_acceleration);
   } else {
-    parent_velocity = motion_to_body<K>(rotation, translation, data.local_velocity[parent]);
-    acceleration = motion_to_body<K>(rotation, translation, data.local_acceleration[parent]);
+    parent_velocity = motion_to_body<J>(rotation, translation, data.local_velocity[parent]);
+    acceleration = motion_to_body<J>(rotation, translation, data.local_acceleration[parent]);
   }
-  Vec6& velocity = data.local_velocity[i];
-  if constexpr (K >= 0) {
-    // S = [n; 0], n = ±e_K: S q̇ = rate e_K; S q̈ + X v_λ × S q̇ = [n q̈ + ω × e_K rate; u × e_K rate]
-    // with x × e_K = x_J e_I − x_I e_J, (I, J, K) cyclic.
-    constexpr int I = (K + 1) % 3, J = (K + 2) % 3;
-    const double sign = joint.axis[K];
-    const double rate = sign * vs[joint.v_index];
-    Vec6& axis = data.local_motion_axis[joint.v_index];
-    axis.setZero();
-    axis[K] = sign;
-    velocity = parent_velocity;  // v_i = X v_λ + S q̇
-    velocity[K] += rate;
-    acceleration[I] += parent_velocity[J] * rate;  // a_i = X a_λ + S q̈ + c_i
-    acceleration[J] -= parent_velocity[I] * rate;
-    acceleration[K] += sign * as[joint.v_index];
-    acceleration[3 + I] += parent_velocity[3 + J] * rate;
-    acceleration[3 + J] -= parent_velocity[3 + I] * rate;
-  } else {
-    Vec6 relative, joint_acceleration;  // S q̇ and S q̈ + c_i
-    detail::joint_local_motion(joint, qs + joint.q_index, vs + joint.v_index, as + joint.v_index, data.rotation[i],
-                               parent_velocity, data.local_motion_axis.data() + joint.v_index, relative,
-                               joint_acceleration);
-    velocity = parent_velocity + relative;  // v_i = X v_λ + S q̇
-    acceleration += joint_acceleration;     // a_i = X a_λ + S q̈ + c_i
-  }
+  // v_i = X v_λ + S q̇;  a_i = X a_λ + S q̈ + c_J + v_i × S q̇
+  J::body_motion(joint, q + joint.q_index, v + joint.v_index, a + joint.v_index, data.rotation[i], parent_velocity,
+                 data.local_motion_axis.data() + joint.v_index, data.local_velocity[i], acceleration);
 
-  // f_i = I_i a_i + v_i ×* I_i v_i, at the centre of mass.
+  // f_i = I_i a_i + v_i ×* I_i v_i, formed at the centre of mass c.
+  const Vec6& velocity = data.local_velocity[i];
   const Vec3& c = body.com;
   const Vec3 w = velocity.head<3>();
   const Vec3 dw = acceleration.head<3>();
@@ -122,23 +97,18 @@ void forward_body(const Model& model, Data& data, int i, const double* qs, const
   f.tail<3>() = force;
 }
 
-/// Backward pass for body i: τ_i = S_iᵀ f_i, f_λ(i) += X_iᵀ f_i (K as in forward_body).
-template <int K>
+/// Backward pass for body i (Table 5.1, second loop): τ_i = S_iᵀ f_i, f_λ(i) += X_iᵀ f_i.
+template <class J>
 void backward_body(const Model& model, Data& data, int i) {
   const Joint& joint = model.joints[i];
   const Vec6& f = data.body_force[i];
-  if constexpr (K >= 0) {
-    data.tau[joint.v_index] = joint.axis[K] * f[K];  // S = [±e_K; 0]
-  } else {
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)
-      data.tau[k] = data.local_motion_axis[k].dot(f);  // τ_i = S_iᵀ f_i
-  }
+  J::project(joint, data.local_motion_axis.data() + joint.v_index, f, data.tau.data() + joint.v_index);
   const int parent = model.bodies[i].parent;
   if (parent == kGround) return;
   const Mat3& rotation = data.joint_rotation[i];
-  const Vec3 force = detail::rotate(rotation, K, f.tail<3>());
+  const Vec3 force = J::rotate(rotation, f.tail<3>());  // Xᵀ [n; f] = [Q n + r × Q f; Q f]
   Vec6& parent_force = data.body_force[parent];
-  parent_force.head<3>() += detail::rotate(rotation, K, f.head<3>());
+  parent_force.head<3>() += J::rotate(rotation, f.head<3>());
   parent_force.head<3>() += data.joint_translation[i].cross(force);
   parent_force.tail<3>() += force;
 }
@@ -155,22 +125,12 @@ const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
 
   const Vec3 gravity_acceleration = -model.gravity;  // a_0 = −a_g = [0; −g]
   const int n = model.num_bodies();
-  for (int i = 0; i < n; ++i) {
-    switch (detail::revolute_principal_axis(model.joints[i])) {  // about ±e_k: the written-out step
-      case 0: forward_body<0>(model, data, i, qs, vs, as, gravity_acceleration); break;
-      case 1: forward_body<1>(model, data, i, qs, vs, as, gravity_acceleration); break;
-      case 2: forward_body<2>(model, data, i, qs, vs, as, gravity_acceleration); break;
-      default: forward_body<-1>(model, data, i, qs, vs, as, gravity_acceleration); break;
-    }
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    switch (detail::revolute_principal_axis(model.joints[i])) {
-      case 0: backward_body<0>(model, data, i); break;
-      case 1: backward_body<1>(model, data, i); break;
-      case 2: backward_body<2>(model, data, i); break;
-      default: backward_body<-1>(model, data, i); break;
-    }
-  }
+  for (int i = 0; i < n; ++i)
+    visit_joint_kind(model.joints[i].kind, [&](auto kind) {
+      forward_body<decltype(kind)>(model, data, i, qs, vs, as, gravity_acceleration);
+    });
+  for (int i = n - 1; i >= 0; --i)
+    visit_joint_kind(model.joints[i].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, i); });
   return data.tau;
 }
 

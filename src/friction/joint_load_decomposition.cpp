@@ -22,44 +22,15 @@ double joint_normal_load(const Joint& joint, double constraint_torque, double co
 void joint_load_decomposition(const Model& model, Data& data) {
   for (int u = 0; u < model.num_bodies(); ++u) {
     const Joint& joint = model.joints[u];
-    const Vec3& f = data.reaction_force[u];
-    const Vec3& tau = data.reaction_torque[u];
-    double torque = 0.0, force = 0.0, axial = 0.0;
-    switch (joint.type) {
-      case JointType::Revolute: {
-        const Vec3 n = data.motion_axis[joint.v_index].head<3>();
-        torque = (tau - n * n.dot(tau)).norm();  // τ_r = |n̄² τ_uL|, eqs. (38)–(39)
-        force = (f - n * n.dot(f)).norm();       // f_r = |n̄² f_uL|, eqs. (43)–(44)
-        axial = std::abs(n.dot(f));              // f_m = |n nᵀ f_uL|, eqs. (45)–(46)
-        break;
-      }
-      case JointType::Prismatic: {
-        const Vec3 n = data.motion_axis[joint.v_index].tail<3>();
-        force = (f - n * n.dot(f)).norm();       // f_p = |n̄² f_uL|, eqs. (38)–(39)
-        torque = (tau - n * n.dot(tau)).norm();  // τ_p = |n̄² τ_uL|, eqs. (43)–(44)
-        axial = std::abs(n.dot(tau));            // τ_m = |n nᵀ τ_uL|, eqs. (45)–(46)
-        break;
-      }
-      case JointType::Universal: {
-        const Vec3 n1 = data.motion_axis[joint.v_index].head<3>();
-        const Vec3 n2 = data.motion_axis[joint.v_index + 1].head<3>();
-        const Vec3 normal = n1.cross(n2);
-        const double length = normal.norm();
-        torque = length > 0.0 ? std::abs(normal.dot(tau)) / length : 0.0;  // the cross's bending torque
-        force = f.norm();
-        break;
-      }
-      case JointType::Spherical: force = f.norm(); break;
-      case JointType::Free: break;
-      case JointType::Fixed:
-        torque = tau.norm();
-        force = f.norm();
-        break;
-    }
-    data.constraint_torque[u] = torque;
-    data.constraint_force[u] = force;
-    data.axial_load[u] = axial;
-    data.normal_load[u] = (joint.friction && joint.friction->load) ? joint_normal_load(joint, torque, force, axial) : 0.0;
+    const ReactionSplit split = joint_reaction_split(joint, data.motion_axis.data() + joint.v_index,
+                                                     data.reaction_force[u], data.reaction_torque[u]);
+    data.constraint_torque[u] = split.constraint_torque;
+    data.constraint_force[u] = split.constraint_force;
+    data.axial_load[u] = split.axial_load;
+    data.normal_load[u] = (joint.friction && joint.friction->load)
+                              ? joint_normal_load(joint, split.constraint_torque, split.constraint_force,
+                                                  split.axial_load)
+                              : 0.0;
   }
 }
 

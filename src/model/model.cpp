@@ -10,6 +10,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "mechdyn/errors.hpp"
+#include "joint_dispatch.hpp"
 
 namespace mechdyn {
 
@@ -147,6 +148,7 @@ void finalize_model(Model& model, const std::string& source) {
       if (joint.axis.cross(joint.second_axis).norm() < 1e-9)
         fail(source, jelement, "universal joint axes are parallel");
     }
+    joint.kind = joint_kind_of(joint);  // after the axis is normalised
     joint.nq = joint_nq(joint.type);
     joint.nv = joint_nv(joint.type);
     joint.q_index = model.nq;
@@ -175,8 +177,8 @@ void finalize_model(Model& model, const std::string& source) {
   }
   model.needs_world_rotation.assign(n, 0);
   for (int i = n - 1; i >= 0; --i) {
-    const JointType type = model.joints[i].type;
-    if (type == JointType::Spherical || type == JointType::Free) model.needs_world_rotation[i] = 1;
+    if (visit_joint_kind(model.joints[i].kind, [](auto kind) { return decltype(kind)::uses_world_rotation; }))
+      model.needs_world_rotation[i] = 1;
     const int p = model.bodies[i].parent;
     if (p != kGround && model.needs_world_rotation[i]) model.needs_world_rotation[p] = 1;
   }

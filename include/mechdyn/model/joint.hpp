@@ -9,17 +9,37 @@
 // Generalisation of the papers' R/P joints (docs/joints.md): a joint with k
 // velocity coordinates has k spatial motion axes (a 6 x k block S, world frame, at
 // the world origin); a revolute axis is [n; o × n], a prismatic one [0; n].
+//
+// Layout (docs/joints.md §5): `JointType` is what a model file names; `JointKind` is the
+// specialisation finalize_model chooses once from the type and the axis (a revolute or
+// prismatic joint about ±e_x, ±e_y, ±e_z gets its own kind). Each kind is one file,
+// src/model/joint_kinds/<kind>.hpp, holding all of its code: relative pose, motion
+// subspace S in body and world coordinates, S q̇ and Ṡ q̇, q ⊕ dv, q1 ⊖ q0, neutral
+// configuration, configuration rate, normalisation, coordinate names and the split of a
+// reaction for friction. The algorithms dispatch on the kind once per body
+// (src/model/joint_dispatch.hpp) and never branch on the joint type. The functions below
+// are the kinds' code behind one switch, for callers outside the hot loops.
 #pragma once
 
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "mechdyn/math/types.hpp"
 
 namespace mechdyn {
 
 enum class JointType { Revolute, Prismatic, Universal, Spherical, Free, Fixed };
+
+/// The specialised joint model of a Joint, chosen by finalize_model (joint_kind_of).
+/// RevoluteX/Y/Z and PrismaticX/Y/Z: the axis is ±e_x, ±e_y, ±e_z exactly (the sign is
+/// joint.axis[k]); Revolute, Prismatic: any other unit axis.
+enum class JointKind {
+  RevoluteX, RevoluteY, RevoluteZ, Revolute,
+  PrismaticX, PrismaticY, PrismaticZ, Prismatic,
+  Universal, Spherical, Free, Fixed
+};
 
 /// "revolute", "prismatic", ...; the names of model-format.md.
 const char* joint_type_name(JointType type);
@@ -29,6 +49,22 @@ std::optional<JointType> joint_type_from_name(const std::string& name);
 /// Number of configuration coordinates (nq) and velocity coordinates (nv) of a type.
 int joint_nq(JointType type);
 int joint_nv(JointType type);
+/// Number of axes a type takes in a model file: 1 (`axis`), 2 (`axes`) or 0.
+int joint_axis_count(JointType type);
+
+/// Name and unit of one coordinate (e.g. {"J1_qw", ""}, {"slider", "m"}); `unit` is the
+/// unit of q (configuration names) or of v's base quantity, "rad" or "m" (velocity names).
+struct CoordinateName {
+  std::string name;
+  std::string unit;
+};
+
+/// A joint's reaction split into its constraint parts (friction/joint_load_decomposition.hpp).
+struct ReactionSplit {
+  double constraint_torque = 0.0;  // τ_r (revolute), τ_p (prismatic): torque the joint resists
+  double constraint_force = 0.0;   // f_r (revolute), f_p (prismatic): force across the axis
+  double axial_load = 0.0;         // f_m (revolute, N), τ_m (prismatic, N·m): load along the axis
+};
 
 /// Friction parameters of a joint (model-format.md "joint friction"); validated by
 /// check_joint_friction, used by friction/ (docs/friction.md).
@@ -63,6 +99,7 @@ struct JointLimits {
 struct Joint {
   std::string name;
   JointType type = JointType::Fixed;
+  JointKind kind = JointKind::Fixed;  // derived by finalize_model from type and axis
   Vec3 axis = Vec3::UnitZ();         // n^{l̄}_l (revolute, prismatic; unit) — eq. (1)
   Vec3 second_axis = Vec3::UnitY();  // universal: axes[1], carried by the first rotation
   Vec3 origin = Vec3::Zero();        // r^{l̄}_{l0}: parent frame origin → body frame origin
@@ -76,47 +113,53 @@ struct Joint {
 };
 
 // ---------------------------------------------------------------------------
-// Joint-type-specific kinematics. `q` points at the joint's nq coordinates,
-// `v` at its nv velocities.
+// The joint model for callers outside the hot loops. `q` points at the joint's nq
+// coordinates, `v` and `dv` at its nv velocities. `parent_rotation` is the parent's world
+// rotation Q^i_λ (identity for ground): spherical and free velocities are world
+// components, so their maps between q and v need it.
+
+/// The kind finalize_model stores in joint.kind: from the type, and for revolute and
+/// prismatic joints from the (unit) axis.
+JointKind joint_kind_of(const Joint& joint);
 
 /// Rotation and translation of the body frame relative to its parent frame
 /// (parent coordinates): x_parent = rotation * x_body + translation.
 /// Revolute: Q = 1 + ñ sin φ + ñ²(1 − cos φ) (eq. 3); prismatic: r = n r + r_0 (eq. 2).
 void joint_relative_pose(const Joint& joint, const double* q, Mat3& rotation, Vec3& translation);
 
-/// World motion axes S (6 x nv, at the world origin) of the joint, given the parent's
-/// world rotation, the body's world rotation and the body frame origin in the world.
-void joint_motion_axes(const Joint& joint, const double* q, const Mat3& parent_rotation,
-                       const Mat3& body_rotation, const Vec3& body_origin, MotionAxes& axes);
-
-/// The velocity-product acceleration Ṡ q̇ of the joint (world, at the world origin),
-/// given the parent's spatial velocity, the joint's relative velocity S q̇, and the axes.
-Vec6 joint_bias_acceleration(const Joint& joint, const MotionAxes& axes, const double* v,
-                             const Vec6& parent_velocity, const Vec6& relative_velocity,
-                             const Vec3& body_origin);
-
-/// Motion axes S of the joint in body coordinates at the body frame origin (6 x nv), for
-/// the body-frame algorithms (dynamics/rnea.hpp): revolute [n; 0] and prismatic [0; n]
-/// (n is invariant under its own rotation), universal [Q₂ᵀ n₁, n₂; 0], spherical
-/// [Qᵀ; 0] and free [0, Qᵀ; Qᵀ, 0], Q = `body_rotation` (the body's world rotation; read
-/// only by spherical and free joints, whose velocities are world components).
-void joint_local_motion_axes(const Joint& joint, const double* q, const Mat3& body_rotation, MotionAxes& axes);
-
-/// Ṡ q̇ of the joint in body coordinates at the body frame origin (the spatial transform
-/// of joint_bias_acceleration's world vector), given the parent's velocity in body
-/// coordinates (X v_λ), the joint's relative velocity S q̇ and the local axes.
-Vec6 joint_local_bias_acceleration(const Joint& joint, const MotionAxes& axes, const double* v,
-                                   const Vec6& parent_velocity, const Vec6& relative_velocity);
-
 /// q̇ = dq/dt for the joint's coordinates from its velocities (quaternion rates for
 /// spherical and free joints; parent_rotation maps world to the parent's coordinates).
 void joint_configuration_rate(const Joint& joint, const double* q, const double* v,
                               const Mat3& parent_rotation, double* q_rate);
 
+/// q ⊕ dv into `out` (may alias q): exact for the Euclidean coordinates, the rotation
+/// exp(Q_λᵀ dv_ω) applied to quaternions (spherical, free), Q_λᵀ dv added to a free
+/// joint's position.
+void joint_integrate(const Joint& joint, const Mat3& parent_rotation, const double* q, const double* dv,
+                     double* out);
+
+/// q1 ⊖ q0: the dv (world components where v is) with q0 ⊕ dv = q1; rotations the short
+/// way round (|angle| ≤ π).
+void joint_difference(const Joint& joint, const Mat3& parent_rotation, const double* q0, const double* q1,
+                      double* dv);
+
 /// Writes the neutral configuration (zeros, identity quaternions).
 void joint_neutral_configuration(const Joint& joint, double* q);
 
+/// Index of the unit quaternion (w, x, y, z) among the joint's coordinates, −1 when none.
+int joint_quaternion_offset(const Joint& joint);
+
 /// Renormalises quaternion coordinates in place; returns the norm before (1 when none).
 double joint_normalize(const Joint& joint, double* q);
+
+/// Appends the names of the joint's nq configuration and nv velocity coordinates.
+void joint_coordinate_names(const Joint& joint, std::vector<CoordinateName>& configuration,
+                            std::vector<CoordinateName>& velocity);
+
+/// Splits the reaction wrench (force f, torque τ about the body origin, world) of the
+/// joint into the parts its motion axes cannot take (EC §3.1–3.3); `world_axes` points at
+/// the joint's nv world motion axes (data.motion_axis + v_index).
+ReactionSplit joint_reaction_split(const Joint& joint, const Vec6* world_axes, const Vec3& force,
+                                   const Vec3& torque);
 
 }  // namespace mechdyn

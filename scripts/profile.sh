@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Instruction counts per call (callgrind) of RNEA, CRBA, ABA and explicit forward
+# dynamics on the benchmark models (docs/benchmarks.md, "Profile"), and of one
+# `mechdyn eval ... --json` on the Panda and the three-loop mechanism.
+#
+#   bash scripts/profile.sh [build-dir]      (default: build; needs mechdyn_profile and mechdyn)
+#
+# Per call = (Ir of N = 2000 calls − Ir of 0 calls) / 2000: start-up, model building and
+# the state are subtracted. Instruction counts do not depend on the machine's load.
+set -euo pipefail
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+profile="$build/bench/mechdyn_profile"
+cli="$build/apps/mechdyn/mechdyn"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+instructions() {  # total Ir of one command under callgrind
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$@" >/dev/null 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; return 1; }
+  sed -n 's/^summary: *//p' "$tmp/out" | head -1
+}
+
+n=2000
+printf '| algorithm | model | instructions per call |\n|---|---|---:|\n'
+for algorithm in rnea crba aba explicit_forward_dynamics; do
+  for model in five_axis_tree panda_like_arm serial_chain_50; do
+    base=$(instructions "$profile" "$model" "$algorithm" 0)
+    full=$(instructions "$profile" "$model" "$algorithm" "$n")
+    printf '| %s | %s | %d |\n' "$algorithm" "$model" $(((full - base) / n))
+  done
+done
+
+printf '\n| mechdyn eval --json | instructions (whole process) |\n|---|---:|\n'
+panda=(eval "$root/examples/models/panda_7dof.yaml" --q 0.1,-0.2,0.3,-1.2,0.5,1.1,0.4
+       --v 0.3,-0.2,0.1,0.4,-0.5,0.2,0.1 --a 0.2,0.1,-0.3,0.2,0.1,-0.1,0.3 --tau 1,2,3,4,5,6,7 --json)
+printf '| panda_7dof (q, v, a, tau) | %d |\n' "$(instructions "$cli" "${panda[@]}")"
+loop=(eval "$root/examples/models/three_loop_mechanism.yaml" --q 0.3,0.1,-0.2,0.5,0.4,-0.3,0.2
+      --v 0.5,-0.1,0.2,0.3,-0.4,0.1,0.2 --a 0.1,0.2,0.3,-0.1,-0.2,0.4,0.1 --tau 1,0,0,0,0,0,0 --json)
+printf '| three_loop_mechanism (q, v, a, tau) | %d |\n' "$(instructions "$cli" "${loop[@]}")"

@@ -1,0 +1,39 @@
+// The one switch from a joint's kind (chosen once by finalize_model, model/joint.hpp) to
+// its kind's code (src/model/joint_kinds/*.hpp). Algorithms call
+//   visit_joint_kind(joint.kind, [&](auto kind) { step<decltype(kind)>(...); });
+// once per body: the lambda is instantiated per kind, so inside it every joint
+// operation is an inline call with compile-time constants — no virtual call, no test of
+// the axis in the hot loop (Pinocchio's JointModel visitors, with a switch instead of a
+// variant). Not installed.
+#pragma once
+
+#include "joint_kinds/fixed.hpp"
+#include "joint_kinds/free.hpp"
+#include "joint_kinds/prismatic.hpp"
+#include "joint_kinds/revolute.hpp"
+#include "joint_kinds/spherical.hpp"
+#include "joint_kinds/universal.hpp"
+
+namespace mechdyn {
+
+template <typename Visitor>
+inline decltype(auto) visit_joint_kind(JointKind kind, Visitor&& visitor) {
+  using namespace joint_kinds;
+  switch (kind) {
+    case JointKind::RevoluteX: return visitor(Revolute<0>{});
+    case JointKind::RevoluteY: return visitor(Revolute<1>{});
+    case JointKind::RevoluteZ: return visitor(Revolute<2>{});
+    case JointKind::Revolute: return visitor(Revolute<-1>{});
+    case JointKind::PrismaticX: return visitor(Prismatic<0>{});
+    case JointKind::PrismaticY: return visitor(Prismatic<1>{});
+    case JointKind::PrismaticZ: return visitor(Prismatic<2>{});
+    case JointKind::Prismatic: return visitor(Prismatic<-1>{});
+    case JointKind::Universal: return visitor(Universal{});
+    case JointKind::Spherical: return visitor(Spherical{});
+    case JointKind::Free: return visitor(Free{});
+    case JointKind::Fixed: break;
+  }
+  return visitor(Fixed{});
+}
+
+}  // namespace mechdyn
