@@ -20,10 +20,8 @@ const VecX& constrained_forward_dynamics(const Model& model, Data& data, const E
   data.constraint_rhs_nv.setZero();
   rnea(model, data, q, v, data.constraint_rhs_nv);
   data.ddq = tau - data.tau;  // τ − h
-  // One kinematics pass at (q, v, a = 0) serves M (CRBA), Φ, J (EC eq. 24) and J̇ v; it
-  // runs after RNEA, so whatever RNEA leaves in Data's kinematics is overwritten.
-  data.constraint_rhs_nv.setZero();
-  forward_kinematics(model, data, q, v, data.constraint_rhs_nv);
+  // One kinematics pass at (q, v) serves M (CRBA), Φ, J (EC eq. 24) and J̇ v.
+  forward_kinematics(model, data, q, v);
   detail::crba_from_kinematics(model, data);
   data.mass_llt.compute(data.mass_matrix);
   if (data.mass_llt.info() != Eigen::Success)

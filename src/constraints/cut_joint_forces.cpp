@@ -2,91 +2,13 @@
 // lines 12–13). See the header.
 #include "mechdyn/constraints/cut_joint_forces.hpp"
 
-#include "mechdyn/constraints/loop_closure.hpp"
+#include "mechdyn/constraints/loop_rows.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
-#include "mechdyn/math/skew.hpp"
+#include "mechdyn/kinematics/jacobians.hpp"
 
 namespace mechdyn {
 
-namespace {
-
-// Force u at world point p plus torque w, as a spatial force about the world origin.
-Vec6 wrench(const Vec3& w, const Vec3& u, const Vec3& p) { return make_vec6(w + p.cross(u), u); }
-
-}  // namespace
-
-void loop_row_wrenches(const Model& model, Data& data) {
-  // Mirrors the rows of loop_closure.cpp: a term sign·(w·ω + u·v(p)) of body k's chain
-  // in row r is the unit wrench sign·(torque w, force u at p) on body k.
-  for (std::size_t i = 0; i < model.loops.size(); ++i) {
-    const Loop& loop = model.loops[i];
-    const int r = model.loop_row_index[i];
-    const Mat3 ra = loop.a.body == kGround ? Mat3::Identity() : data.rotation[loop.a.body];
-    const Mat3 rb = loop.b.body == kGround ? Mat3::Identity() : data.rotation[loop.b.body];
-    const Vec3 oa = loop.a.body == kGround ? Vec3::Zero() : data.position[loop.a.body];
-    const Vec3 ob = loop.b.body == kGround ? Vec3::Zero() : data.position[loop.b.body];
-    const Vec3 pa = oa + ra * loop.a.point, pb = ob + rb * loop.b.point, d = pa - pb;
-    auto& wa = data.loop_row_wrench_a;
-    auto& wb = data.loop_row_wrench_b;
-    const Vec3 zero = Vec3::Zero();
-    auto position_rows = [&](int row0) {
-      for (int c = 0; c < 3; ++c) {
-        wa[row0 + c] = wrench(zero, Vec3::Unit(c), pa);
-        wb[row0 + c] = -wrench(zero, Vec3::Unit(c), pb);
-      }
-    };
-    auto angular_row = [&](int row, const Vec3& w) {  // rate (ω_a − ω_b) · w
-      wa[row] = wrench(w, zero, zero);
-      wb[row] = -wrench(w, zero, zero);
-    };
-    auto orientation_rows = [&](int row0) {  // ė = A ω_a + B ω_b
-      Mat3 a_rate = Mat3::Zero(), b_rate = Mat3::Zero();
-      for (int c = 0; c < 3; ++c) {
-        const Vec3 ai = ra.col(c), bi = rb.col(c);
-        a_rate += 0.5 * skew(bi) * skew(ai);
-        b_rate -= 0.5 * skew(ai) * skew(bi);
-      }
-      for (int c = 0; c < 3; ++c) {
-        wa[row0 + c] = wrench(a_rate.row(c).transpose(), zero, zero);
-        wb[row0 + c] = wrench(b_rate.row(c).transpose(), zero, zero);
-      }
-    };
-    Vec3 t1, t2;
-    perpendicular_pair(loop.axis, t1, t2);
-    switch (loop.type) {
-      case LoopType::Spherical:
-        position_rows(r);
-        break;
-      case LoopType::Revolute: {
-        position_rows(r);
-        const Vec3 na = ra * loop.axis;
-        angular_row(r + 3, na.cross(rb * t1));
-        angular_row(r + 4, na.cross(rb * t2));
-        break;
-      }
-      case LoopType::Prismatic:
-      case LoopType::PlanarRevolute: {
-        const double sign = loop.type == LoopType::Prismatic ? -1.0 : 1.0;
-        const Vec3 delta = sign * d;
-        const Vec3 ta[2] = {ra * t1, ra * t2};
-        for (int c = 0; c < 2; ++c) {
-          wa[r + c] = wrench(ta[c].cross(delta), sign * ta[c], pa);
-          wb[r + c] = -wrench(zero, sign * ta[c], pb);
-        }
-        if (loop.type == LoopType::Prismatic) orientation_rows(r + 2);
-        break;
-      }
-      case LoopType::Universal:
-        position_rows(r);
-        angular_row(r + 3, (ra * loop.axis).cross(rb * loop.second_axis));
-        break;
-      case LoopType::Fixed:
-        position_rows(r);
-        orientation_rows(r + 3);
-        break;
-    }
-  }
-}
+void loop_row_wrenches(const Model& model, Data& data) { evaluate_loop_rows(model, data, false); }
 
 void cut_joint_wrenches(const Model& model, Data& data) {
   loop_row_wrenches(model, data);
@@ -100,9 +22,7 @@ void cut_joint_wrenches(const Model& model, Data& data) {
     }
     data.cut_wrench_a[i] = on_a;
     data.cut_wrench_b[i] = on_b;
-    const Mat3 ra = loop.a.body == kGround ? Mat3::Identity() : data.rotation[loop.a.body];
-    const Vec3 oa = loop.a.body == kGround ? Vec3::Zero() : data.position[loop.a.body];
-    data.cut_point[i] = oa + ra * loop.a.point;
+    data.cut_point[i] = point_position(data, loop.a);
     data.cut_force[i] = on_a.tail<3>();
     data.cut_torque[i] = moment_about(on_a, data.cut_point[i]);
   }

@@ -365,12 +365,12 @@ void Reader::read_joint(const YAML::Node& node, const std::string& element, Join
   const std::optional<JointType> type = joint_type_from_name(type_name);
   if (!type)
     fail(element + ".type", "unknown joint type " + quoted(type_name) +
-                                " (expected revolute, prismatic, universal, spherical, free or fixed)",
+                                " (expected " + joint_type_names() + ")",
          node["type"]);
   joint.type = *type;
 
-  const bool wants_axis = joint.type == JointType::Revolute || joint.type == JointType::Prismatic;
-  const bool wants_axes = joint.type == JointType::Universal;
+  const bool wants_axis = joint_axis_count(joint.type) == 1;
+  const bool wants_axes = joint_axis_count(joint.type) == 2;
   if (wants_axis) {
     if (node["axes"].IsDefined())
       fail(element + ".axes", "a " + type_name + " joint has one axis: write axis: [x, y, z], not axes", node["axes"]);
@@ -378,9 +378,9 @@ void Reader::read_joint(const YAML::Node& node, const std::string& element, Join
     joint.axis = axis(node["axis"], element + ".axis");
   } else if (wants_axes) {
     if (node["axis"].IsDefined())
-      fail(element + ".axis", "a universal joint has two axes: write axes: [[x, y, z], [x, y, z]], not axis",
+      fail(element + ".axis", "a " + type_name + " joint has two axes: write axes: [[x, y, z], [x, y, z]], not axis",
            node["axis"]);
-    if (!node["axes"].IsDefined()) fail(element, "missing required key 'axes' for a universal joint", node);
+    if (!node["axes"].IsDefined()) fail(element, "missing required key 'axes' for a " + type_name + " joint", node);
     std::tie(joint.axis, joint.second_axis) = axis_pair(node["axes"], element + ".axes");
   } else {
     for (const char* key : {"axis", "axes"})
@@ -392,7 +392,7 @@ void Reader::read_joint(const YAML::Node& node, const std::string& element, Join
   if (node["actuated"].IsDefined()) joint.actuated = boolean(node["actuated"], element + ".actuated");
   if (node["friction"].IsDefined()) joint.friction = read_friction(node["friction"], element + ".friction", joint.type);
   if (node["limits"].IsDefined()) {
-    if (!wants_axis)
+    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic)
       fail(element + ".limits", "limits are defined only for revolute and prismatic joints", node["limits"]);
     joint.limits = read_limits(node["limits"], element + ".limits");
   }

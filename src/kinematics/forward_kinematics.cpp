@@ -61,6 +61,20 @@ void kinematics(const Model& model, Data& data, const double* q, const double* v
     visit_joint_kind(model.joints[l].kind, [&](auto kind) { body_step<decltype(kind), Level>(model, data, l, q, v, a); });
 }
 
+// a_l = a_λ + Ṡ_l q̇_l + S_l q̈_l (eqs. 8, 10); a = nullptr: q̈ = 0.
+void accelerations(const Model& model, const Data& data, const double* a, AlignedVector<Vec6>& out) {
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    const Joint& joint = model.joints[l];
+    const int parent = model.bodies[l].parent;
+    Vec6& acceleration = out[l];
+    acceleration = data.joint_bias[l];
+    if (parent != kGround) acceleration += out[parent];
+    if (a != nullptr)
+      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)
+        acceleration.noalias() += data.motion_axis[k] * a[k];
+  }
+}
+
 void check_vector(const Eigen::Ref<const VecX>& x, Eigen::Index size, const char* name) {
   if (x.size() != size)
     throw InvalidArgument(std::string(name) + " has " + std::to_string(x.size()) + " numbers, the model needs " +
@@ -103,6 +117,14 @@ void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const V
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
   kinematics<2>(model, data, q.data(), v.data(), a.data());
+}
+
+void forward_kinematics_accelerations(const Model& model, Data& data, const Eigen::Ref<const VecX>& a) {
+  accelerations(model, data, a.data(), data.acceleration);
+}
+
+void forward_kinematics_bias_accelerations(const Model& model, Data& data) {
+  accelerations(model, data, nullptr, data.bias_acceleration);
 }
 
 }  // namespace mechdyn

@@ -16,6 +16,7 @@ Data::Data(const Model& model) {
   joint_velocity.assign(n, Vec6::Zero());
   joint_bias.assign(n, Vec6::Zero());
   acceleration.assign(n, Vec6::Zero());
+  bias_acceleration.assign(n, Vec6::Zero());
 
   joint_rotation.assign(n, Mat3::Identity());
   joint_translation.assign(n, Vec3::Zero());

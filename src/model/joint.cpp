@@ -24,7 +24,7 @@ constexpr TypeInfo kTypes[] = {
 const TypeInfo& info(JointType type) {
   for (const TypeInfo& t : kTypes)
     if (t.type == type) return t;
-  return kTypes[5];  // unreachable for a valid enum value
+  return kTypes[0];  // unreachable for a valid enum value
 }
 
 /// k when n = ±e_k exactly (two zero components), else −1.
@@ -43,6 +43,13 @@ std::optional<JointType> joint_type_from_name(const std::string& name) {
   for (const TypeInfo& t : kTypes)
     if (name == t.name) return t.type;
   return std::nullopt;
+}
+
+std::string joint_type_names() {
+  std::string out;
+  const std::size_t count = sizeof kTypes / sizeof kTypes[0];
+  for (std::size_t i = 0; i < count; ++i) out += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + std::string(kTypes[i].name);
+  return out;
 }
 
 int joint_nq(JointType type) { return info(type).nq; }

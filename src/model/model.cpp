@@ -140,13 +140,12 @@ void finalize_model(Model& model, const std::string& source) {
     check_inertia(body.inertia, source, element);
     if (!finite(joint.origin)) fail(source, "joint '" + joint.name + "'", "origin is not finite");
     const std::string jelement = "joint '" + joint.name + "'";
-    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic ||
-        joint.type == JointType::Universal)
-      check_unit_axis(joint.axis, source, jelement, joint.type == JointType::Universal ? "axes[0]" : "axis");
-    if (joint.type == JointType::Universal) {
+    const int axes = joint_axis_count(joint.type);
+    if (axes > 0) check_unit_axis(joint.axis, source, jelement, axes == 2 ? "axes[0]" : "axis");
+    if (axes == 2) {
       check_unit_axis(joint.second_axis, source, jelement, "axes[1]");
       if (joint.axis.cross(joint.second_axis).norm() < 1e-9)
-        fail(source, jelement, "universal joint axes are parallel");
+        fail(source, jelement, std::string(joint_type_name(joint.type)) + " joint axes are parallel");
     }
     joint.kind = joint_kind_of(joint);  // after the axis is normalised
     joint.nq = joint_nq(joint.type);

@@ -16,6 +16,7 @@
 // Cost O(rows · depth). Reads Data's kinematics; writes data.loop_residual/loop_jacobian.
 #pragma once
 
+#include "mechdyn/constraints/loop_rows.hpp"
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn {
@@ -23,8 +24,5 @@ namespace mechdyn {
 /// Φ(q) into data.loop_residual and J(q) into data.loop_jacobian. Runs the position
 /// kinematics itself. Allocates nothing.
 void loop_closure(const Model& model, Data& data, const Eigen::Ref<const VecX>& q);
-
-/// A fixed orthonormal pair (t1, t2) perpendicular to the unit vector n.
-void perpendicular_pair(const Vec3& n, Vec3& t1, Vec3& t2);
 
 }  // namespace mechdyn

@@ -27,6 +27,15 @@ void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const V
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a);
 
+/// The acceleration level alone, after forward_kinematics(q, v): data.acceleration for
+/// joint accelerations a from data.motion_axis and data.joint_bias (eqs. 8, 10).
+void forward_kinematics_accelerations(const Model& model, Data& data, const Eigen::Ref<const VecX>& a);
+
+/// After forward_kinematics(q, v): the accelerations at q̈ = 0, a⁰_l = a⁰_λ + Ṡ_l q̇_l, into
+/// data.bias_acceleration (the velocity-product terms that the explicit bias and the
+/// closure's J̇ v read). Reads data.joint_bias.
+void forward_kinematics_bias_accelerations(const Model& model, Data& data);
+
 /// Throws InvalidArgument unless q, v (and a) have the model's sizes and are finite.
 void check_state(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* v = nullptr,
                  const Eigen::Ref<const VecX>* a = nullptr, const char* a_name = "a");

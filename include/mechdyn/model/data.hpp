@@ -34,6 +34,7 @@ struct Data {
   AlignedVector<Vec6> joint_velocity;    // S_l q̇_l: velocity of body l relative to its parent
   AlignedVector<Vec6> joint_bias;        // Ṡ_l q̇_l: velocity-product acceleration of joint l
   AlignedVector<Vec6> acceleration;      // spatial acceleration of body l (EC eq. 8, 10), with a
+  AlignedVector<Vec6> bias_acceleration; // a⁰_l: spatial acceleration of body l at q̈ = 0 (Ṡ q̇ terms only)
 
   // ---- dynamics results -----------------------------------------------------
   MatX mass_matrix;     // M(q), nv x nv, symmetric (EJ eqs. 30–37; CRBA)

@@ -46,6 +46,9 @@ const char* joint_type_name(JointType type);
 /// Parses a model-format.md joint type name; std::nullopt when unknown.
 std::optional<JointType> joint_type_from_name(const std::string& name);
 
+/// Every type name, "revolute, prismatic, ... or fixed", for messages.
+std::string joint_type_names();
+
 /// Number of configuration coordinates (nq) and velocity coordinates (nv) of a type.
 int joint_nq(JointType type);
 int joint_nv(JointType type);

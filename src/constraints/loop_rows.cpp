@@ -1,0 +1,181 @@
+// The rows of the cut joints, one table per loop type (EC §2.3, eqs. 24–26). See
+// constraints/loop_rows.hpp for every row, its unit wrenches and its J̇ v.
+//
+// Reads: data.rotation, data.position (and with_bias: data.velocity,
+// data.bias_acceleration). Writes: data.loop_residual, data.loop_row_wrench_a,
+// data.loop_row_wrench_b (and with_bias: data.loop_bias). Cost O(rows). Allocates nothing.
+#include "mechdyn/constraints/loop_rows.hpp"
+
+#include "mechdyn/math/skew.hpp"
+
+namespace mechdyn {
+
+void perpendicular_pair(const Vec3& n, Vec3& t1, Vec3& t2) {
+  // The world axis least aligned with n, made perpendicular: deterministic and smooth enough.
+  int k = 0;
+  if (std::abs(n.y()) < std::abs(n[k])) k = 1;
+  if (std::abs(n.z()) < std::abs(n[k])) k = 2;
+  t1 = (Vec3::Unit(k) - n * n[k]).normalized();
+  t2 = n.cross(t1);
+}
+
+namespace {
+
+// Pose and motion of one body of a cut joint; the ground is at rest at the identity.
+struct CutBody {
+  Mat3 rotation = Mat3::Identity();
+  Vec3 position = Vec3::Zero();
+  Vec3 omega = Vec3::Zero(), velocity_origin = Vec3::Zero();      // [ω; v_O]
+  Vec3 alpha = Vec3::Zero(), acceleration_origin = Vec3::Zero();  // [α; a_O] at q̈ = 0
+
+  CutBody(const Data& data, int body, bool with_motion) {
+    if (body == kGround) return;
+    rotation = data.rotation[body];
+    position = data.position[body];
+    if (!with_motion) return;
+    omega = data.velocity[body].head<3>();
+    velocity_origin = data.velocity[body].tail<3>();
+    alpha = data.bias_acceleration[body].head<3>();
+    acceleration_origin = data.bias_acceleration[body].tail<3>();
+  }
+  Vec3 point(const Vec3& local) const { return position + rotation * local; }
+  Vec3 point_velocity(const Vec3& p) const { return velocity_origin + omega.cross(p); }
+  Vec3 point_acceleration(const Vec3& p) const {
+    return acceleration_origin + alpha.cross(p) + omega.cross(point_velocity(p));
+  }
+  Vec3 direction_rate(const Vec3& d) const { return omega.cross(d); }
+  Vec3 direction_acceleration(const Vec3& d) const { return alpha.cross(d) + omega.cross(omega.cross(d)); }
+};
+
+// d²/dt² (x · y) for direction x carried by body bx and y by body by.
+double product_acceleration(const CutBody& bx, const Vec3& x, const CutBody& by, const Vec3& y) {
+  return bx.direction_acceleration(x).dot(y) + 2.0 * bx.direction_rate(x).dot(by.direction_rate(y)) +
+         x.dot(by.direction_acceleration(y));
+}
+
+// Force u at world point p plus torque w, as a spatial force about the world origin.
+Vec6 wrench(const Vec3& w, const Vec3& u, const Vec3& p) { return make_vec6(w + p.cross(u), u); }
+
+// Writes the rows of one cut joint, family by family, from `row` on.
+class RowWriter {
+ public:
+  RowWriter(Data& data, const Loop& loop, int row, bool with_bias)
+      : data_(data), a_(data, loop.a.body, with_bias), b_(data, loop.b.body, with_bias), with_bias_(with_bias),
+        row_(row) {
+    pa_ = a_.point(loop.a.point);
+    pb_ = b_.point(loop.b.point);
+    if (with_bias) {
+      pa_rate_ = a_.point_velocity(pa_);
+      pb_rate_ = b_.point_velocity(pb_);
+    }
+  }
+
+  // p_a − p_b (3 rows).
+  void position() {
+    const Vec3 d = pa_ - pb_;
+    Vec3 d_acceleration = Vec3::Zero();
+    if (with_bias_) d_acceleration = a_.point_acceleration(pa_) - b_.point_acceleration(pb_);
+    for (int c = 0; c < 3; ++c) {
+      const Vec3 e = Vec3::Unit(c);
+      write(d[c], wrench(Vec3::Zero(), e, pa_), -wrench(Vec3::Zero(), e, pb_), d_acceleration[c]);
+    }
+  }
+
+  // x_b · y_a − offset (1 row), x carried by b, y by a: rate (ω_a − ω_b) · (y × x).
+  void alignment(const Vec3& x_local_b, const Vec3& y_local_a, double offset) {
+    const Vec3 x = b_.rotation * x_local_b, y = a_.rotation * y_local_a;
+    const Vec6 w = make_vec6(y.cross(x), Vec3::Zero());
+    write(x.dot(y) - offset, w, -w, with_bias_ ? product_acceleration(b_, x, a_, y) : 0.0);
+  }
+
+  // sign · t_a · (p_a − p_b) for t in {t1, t2} ⟂ the loop axis (2 rows).
+  void offset(const Vec3& axis, double sign) {
+    Vec3 t[2];
+    perpendicular_pair(axis, t[0], t[1]);
+    const Vec3 d = sign * (pa_ - pb_);
+    Vec3 d_rate = Vec3::Zero(), d_acceleration = Vec3::Zero();
+    if (with_bias_) {
+      d_rate = sign * (pa_rate_ - pb_rate_);
+      d_acceleration = sign * (a_.point_acceleration(pa_) - b_.point_acceleration(pb_));
+    }
+    for (const Vec3& local : t) {
+      const Vec3 ta = a_.rotation * local;  // ṙ = ω_a·(t_a × δ) + t_a·δ̇
+      const double bias = with_bias_ ? a_.direction_acceleration(ta).dot(d) + 2.0 * a_.direction_rate(ta).dot(d_rate) +
+                                           ta.dot(d_acceleration)
+                                     : 0.0;
+      write(ta.dot(d), wrench(ta.cross(d), sign * ta, pa_), -wrench(Vec3::Zero(), sign * ta, pb_), bias);
+    }
+  }
+
+  // e = ½ Σ_i a_i × b_i, a_i = Q_a e_i, b_i = Q_b e_i (3 rows): ė = A ω_a + B ω_b.
+  void orientation() {
+    Vec3 e = Vec3::Zero(), e_acceleration = Vec3::Zero();
+    Mat3 a_rate = Mat3::Zero(), b_rate = Mat3::Zero();
+    for (int c = 0; c < 3; ++c) {
+      const Vec3 ai = a_.rotation.col(c), bi = b_.rotation.col(c);
+      e += 0.5 * ai.cross(bi);
+      a_rate += 0.5 * skew(bi) * skew(ai);
+      b_rate -= 0.5 * skew(ai) * skew(bi);
+      if (with_bias_)
+        e_acceleration += 0.5 * (a_.direction_acceleration(ai).cross(bi) +
+                                 2.0 * a_.direction_rate(ai).cross(b_.direction_rate(bi)) +
+                                 ai.cross(b_.direction_acceleration(bi)));
+    }
+    for (int c = 0; c < 3; ++c)
+      write(e[c], make_vec6(a_rate.row(c).transpose(), Vec3::Zero()), make_vec6(b_rate.row(c).transpose(), Vec3::Zero()),
+            e_acceleration[c]);
+  }
+
+ private:
+  void write(double residual, const Vec6& on_a, const Vec6& on_b, double bias) {
+    data_.loop_residual[row_] = residual;
+    data_.loop_row_wrench_a[row_] = on_a;
+    data_.loop_row_wrench_b[row_] = on_b;
+    if (with_bias_) data_.loop_bias[row_] = bias;
+    ++row_;
+  }
+
+  Data& data_;
+  CutBody a_, b_;
+  bool with_bias_;
+  int row_;
+  Vec3 pa_, pb_, pa_rate_ = Vec3::Zero(), pb_rate_ = Vec3::Zero();
+};
+
+}  // namespace
+
+void evaluate_loop_rows(const Model& model, Data& data, bool with_bias) {
+  for (std::size_t i = 0; i < model.loops.size(); ++i) {
+    const Loop& loop = model.loops[i];
+    RowWriter rows(data, loop, model.loop_row_index[i], with_bias);
+    Vec3 t1, t2;
+    switch (loop.type) {  // the table: each loop type's rows, in order
+      case LoopType::Spherical:
+        rows.position();
+        break;
+      case LoopType::Revolute:  // t1_b · n_a, t2_b · n_a
+        perpendicular_pair(loop.axis, t1, t2);
+        rows.position();
+        rows.alignment(t1, loop.axis, 0.0);
+        rows.alignment(t2, loop.axis, 0.0);
+        break;
+      case LoopType::Prismatic:  // t_a · (p_b − p_a), then the orientation error
+        rows.offset(loop.axis, -1.0);
+        rows.orientation();
+        break;
+      case LoopType::PlanarRevolute:  // t_a · (p_a − p_b)
+        rows.offset(loop.axis, 1.0);
+        break;
+      case LoopType::Universal:  // (Q_b n2) · (Q_a n1) − n1 · n2
+        rows.position();
+        rows.alignment(loop.second_axis, loop.axis, loop.axis.dot(loop.second_axis));
+        break;
+      case LoopType::Fixed:
+        rows.position();
+        rows.orientation();
+        break;
+    }
+  }
+}
+
+}  // namespace mechdyn

@@ -1,0 +1,162 @@
+// Every joint kind (model/joint.hpp, src/model/joint_kinds/) against independent
+// computations, on seeded random chains in which every joint but the root's is of the
+// kind under test (the root turns about a tilted axis, so each joint's parent moves):
+//   - world kinematics: body velocities and accelerations equal central differences of
+//     the poses (catches a wrong world S or Ṡ q̇, or a relative pose that does not match
+//     its own motion axes);
+//   - body coordinates: RNEA (the kinds' body_motion, project, rotate) equals M a + h from
+//     CRBA and the explicit bias (the kinds' world code), and ABA inverts it (catches a
+//     body-frame S, c_J or transform that disagrees with the world one);
+//   - configuration space: q0 ⊕ (q1 ⊖ q0) = q1, (q ⊕ dv) ⊖ q = dv, and the configuration
+//     rate is the derivative of t ↦ q ⊕ t v (catches a wrong quaternion convention, a
+//     parent rotation applied the wrong way, a rate that does not match integration);
+//   - names: one per coordinate; the kind chosen once from the axis.
+// Adding a kind = one line in kKinds below.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "mechdyn/dynamics/aba.hpp"
+#include "mechdyn/dynamics/crba.hpp"
+#include "mechdyn/dynamics/explicit_bias.hpp"
+#include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "random_model.hpp"
+
+namespace mechdyn {
+namespace {
+
+struct KindCase {
+  const char* name;
+  JointType type;
+  Vec3 axis;  // for revolute and prismatic: chooses the specialised kind
+  JointKind expected_kind;
+};
+
+const KindCase kKinds[] = {
+    {"RevoluteX", JointType::Revolute, Vec3(1, 0, 0), JointKind::RevoluteX},
+    {"RevoluteMinusY", JointType::Revolute, Vec3(0, -1, 0), JointKind::RevoluteY},
+    {"RevoluteZ", JointType::Revolute, Vec3(0, 0, 1), JointKind::RevoluteZ},
+    {"RevoluteGeneral", JointType::Revolute, Vec3(1, 2, -2) / 3.0, JointKind::Revolute},
+    {"PrismaticMinusX", JointType::Prismatic, Vec3(-1, 0, 0), JointKind::PrismaticX},
+    {"PrismaticY", JointType::Prismatic, Vec3(0, 1, 0), JointKind::PrismaticY},
+    {"PrismaticZ", JointType::Prismatic, Vec3(0, 0, 1), JointKind::PrismaticZ},
+    {"PrismaticGeneral", JointType::Prismatic, Vec3(2, -1, 2) / 3.0, JointKind::Prismatic},
+    {"Universal", JointType::Universal, Vec3(0, 0, 1), JointKind::Universal},
+    {"Spherical", JointType::Spherical, Vec3(0, 0, 1), JointKind::Spherical},
+    {"Free", JointType::Free, Vec3(0, 0, 1), JointKind::Free},
+    {"Fixed", JointType::Fixed, Vec3(0, 0, 1), JointKind::Fixed},
+};
+
+// A chain of 5 bodies: a tilted revolute root, then four joints of the case's type with
+// the case's axis (universal: second axis random), random origins and inertias.
+Model chain_of(const KindCase& c, unsigned seed) {
+  testing::RandomTreeOptions options;
+  options.bodies = 5;
+  options.branch_probability = 0.0;
+  options.all_joint_types = false;
+  Model model = testing::random_tree(seed, options);
+  model.joints[0].type = JointType::Revolute;
+  model.joints[0].axis = Vec3(0.3, -0.4, 0.866).normalized();
+  for (int i = 1; i < 5; ++i) {
+    model.joints[i].type = c.type;
+    model.joints[i].axis = c.axis;
+  }
+  finalize_model(model, c.name);
+  return model;
+}
+
+class JointKinds : public ::testing::TestWithParam<KindCase> {};
+
+TEST_P(JointKinds, KindIsChosenOnceFromTypeAndAxis) {
+  const Model model = chain_of(GetParam(), 1);
+  for (int i = 1; i < 5; ++i) EXPECT_EQ(model.joints[i].kind, GetParam().expected_kind);
+  std::vector<CoordinateName> q_names, v_names;
+  for (const Joint& joint : model.joints) joint_coordinate_names(joint, q_names, v_names);
+  EXPECT_EQ(static_cast<int>(q_names.size()), model.nq);
+  EXPECT_EQ(static_cast<int>(v_names.size()), model.nv);
+}
+
+TEST_P(JointKinds, WorldKinematicsMatchFiniteDifferencesOfPoses) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const Model model = chain_of(GetParam(), seed);
+    std::mt19937 rng(seed);
+    const VecX q = testing::random_configuration(model, rng);
+    const VecX v = testing::random_vector(model.nv, rng);
+    const VecX a = testing::random_vector(model.nv, rng);
+    Data data(model), plus(model), minus(model);
+    forward_kinematics(model, data, q, v, a);
+    const double h = 1e-6;
+    forward_kinematics(model, plus, testing::integrate_configuration(model, q, v, h), v + h * a);
+    forward_kinematics(model, minus, testing::integrate_configuration(model, q, v, -h), v - h * a);
+    for (int l = 0; l < model.num_bodies(); ++l) {
+      // ω̃ = Ṙ Rᵀ and the velocity of the body point at the world origin, v(o) − ω × o
+      const Mat3 w = (plus.rotation[l] - minus.rotation[l]) / (2 * h) * data.rotation[l].transpose();
+      const Vec3 omega(0.5 * (w(2, 1) - w(1, 2)), 0.5 * (w(0, 2) - w(2, 0)), 0.5 * (w(1, 0) - w(0, 1)));
+      const Vec3 origin_velocity = (plus.position[l] - minus.position[l]) / (2 * h);
+      Vec6 velocity;
+      velocity << omega, origin_velocity - omega.cross(data.position[l]);
+      EXPECT_LT((data.velocity[l] - velocity).norm(), 1e-6) << "seed " << seed << " body " << l;
+      const Vec6 acceleration = (plus.velocity[l] - minus.velocity[l]) / (2 * h);
+      EXPECT_LT((data.acceleration[l] - acceleration).norm(), 1e-5) << "seed " << seed << " body " << l;
+    }
+  }
+}
+
+TEST_P(JointKinds, BodyCoordinateRneaEqualsWorldCrbaAndBiasAndAbaInvertsIt) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const Model model = chain_of(GetParam(), seed);
+    std::mt19937 rng(seed + 10);
+    const VecX q = testing::random_configuration(model, rng);
+    const VecX v = testing::random_vector(model.nv, rng);
+    const VecX a = testing::random_vector(model.nv, rng);
+    Data data(model);
+    const VecX tau = rnea(model, data, q, v, a);
+    const MatX mass = crba(model, data, q);
+    const VecX bias = explicit_bias_force(model, data, q, v);
+    EXPECT_LT((tau - (mass * a + bias)).norm(), 1e-10 * (1.0 + tau.norm())) << "seed " << seed;
+    const VecX ddq = aba(model, data, q, v, tau);
+    EXPECT_LT((ddq - a).norm(), 1e-8 * (1.0 + a.norm())) << "seed " << seed;
+  }
+}
+
+TEST_P(JointKinds, IntegrateDifferenceAndRateAgree) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const Model model = chain_of(GetParam(), seed);
+    std::mt19937 rng(seed + 20);
+    Data data(model);
+    const VecX q0 = testing::random_configuration(model, rng);
+    const VecX dv = testing::random_vector(model.nv, rng, 0.5);
+    forward_kinematics(model, data, q0);  // the parents' world rotations at q0
+    for (int l = 0; l < model.num_bodies(); ++l) {
+      const Joint& joint = model.joints[l];
+      const int parent = model.bodies[l].parent;
+      const Mat3 parent_rotation = parent == kGround ? Mat3::Identity() : data.rotation[parent];
+      const double* x0 = q0.data() + joint.q_index;
+      const double* d = dv.data() + joint.v_index;
+      VecX q1(joint.nq), back(joint.nv), again(joint.nq), plus(joint.nq), minus(joint.nq), rate(joint.nq);
+      joint_integrate(joint, parent_rotation, x0, d, q1.data());
+      joint_difference(joint, parent_rotation, x0, q1.data(), back.data());
+      EXPECT_LT((back - Eigen::Map<const VecX>(d, joint.nv)).norm(), 1e-12) << "(q ⊕ dv) ⊖ q, body " << l;
+      joint_integrate(joint, parent_rotation, x0, back.data(), again.data());
+      EXPECT_LT((again - q1).norm(), 1e-12) << "q0 ⊕ (q1 ⊖ q0), body " << l;
+      // d/dt (q ⊕ t v) at t = 0 is the configuration rate
+      const double h = 1e-6;
+      VecX step = Eigen::Map<const VecX>(d, joint.nv) * h;
+      joint_integrate(joint, parent_rotation, x0, step.data(), plus.data());
+      step = -step;
+      joint_integrate(joint, parent_rotation, x0, step.data(), minus.data());
+      joint_configuration_rate(joint, x0, d, parent_rotation, rate.data());
+      EXPECT_LT(((plus - minus) / (2 * h) - rate).norm(), 1e-8) << "rate, body " << l;
+      VecX neutral(joint.nq);
+      joint_neutral_configuration(joint, neutral.data());
+      EXPECT_EQ(joint_normalize(joint, neutral.data()), 1.0) << "body " << l;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryKind, JointKinds, ::testing::ValuesIn(kKinds),
+                         [](const ::testing::TestParamInfo<KindCase>& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace mechdyn
