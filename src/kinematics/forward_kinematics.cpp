@@ -107,20 +107,24 @@ void check_state(const Model& model, const Eigen::Ref<const VecX>& q, const Eige
 
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   kinematics<0>(model, data, q.data(), nullptr, nullptr);
+  data.kinematics_level = 0;
 }
 
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& v) {
   kinematics<1>(model, data, q.data(), v.data(), nullptr);
+  data.kinematics_level = 1;
 }
 
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
   kinematics<2>(model, data, q.data(), v.data(), a.data());
+  data.kinematics_level = 2;
 }
 
 void forward_kinematics_accelerations(const Model& model, Data& data, const Eigen::Ref<const VecX>& a) {
   accelerations(model, data, a.data(), data.acceleration);
+  data.kinematics_level = 2;
 }
 
 void forward_kinematics_bias_accelerations(const Model& model, Data& data) {

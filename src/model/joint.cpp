@@ -2,6 +2,8 @@
 // and the kinds' code (src/model/joint_kinds/*.hpp) behind one switch each.
 #include "mechdyn/model/joint.hpp"
 
+#include <algorithm>
+
 #include "joint_dispatch.hpp"
 
 namespace mechdyn {
@@ -9,30 +11,30 @@ namespace mechdyn {
 namespace {
 
 struct TypeInfo {
-  JointType type;
-  const char* name;
-  int nq, nv, axes;
+  const char* name = "unknown";
+  int nq = 0, nv = 0, axes = 0;
 };
 
-// The joint types of model-format.md: name, nq, nv and the number of axes in a file.
-constexpr TypeInfo kTypes[] = {
-    {JointType::Revolute, "revolute", 1, 1, 1},   {JointType::Prismatic, "prismatic", 1, 1, 1},
-    {JointType::Universal, "universal", 2, 2, 2}, {JointType::Spherical, "spherical", 4, 3, 0},
-    {JointType::Free, "free", 7, 6, 0},           {JointType::Fixed, "fixed", 0, 0, 0},
-};
-
-const TypeInfo& info(JointType type) {
-  for (const TypeInfo& t : kTypes)
-    if (t.type == type) return t;
-  return kTypes[0];  // unreachable for a valid enum value
+// The type table of model-format.md, read off the kinds (the first kind of each type).
+TypeInfo info(JointType type) {
+  TypeInfo out;
+  bool found = false;
+  for_each_joint_kind([&](auto kind, JointKind) {
+    using K = decltype(kind);
+    if (found || K::type != type) return;
+    out = {K::type_name, K::nq, K::nv, K::axis_count};
+    found = true;
+  });
+  return out;
 }
 
-/// k when n = ±e_k exactly (two zero components), else −1.
-int principal_axis(const Vec3& n) {
-  if (n.y() == 0.0 && n.z() == 0.0) return 0;
-  if (n.x() == 0.0 && n.z() == 0.0) return 1;
-  if (n.x() == 0.0 && n.y() == 0.0) return 2;
-  return -1;
+// Every JointType once, in the order of the kinds.
+std::vector<JointType> all_types() {
+  std::vector<JointType> out;
+  for_each_joint_kind([&](auto kind, JointKind) {
+    if (std::find(out.begin(), out.end(), decltype(kind)::type) == out.end()) out.push_back(decltype(kind)::type);
+  });
+  return out;
 }
 
 }  // namespace
@@ -40,15 +42,16 @@ int principal_axis(const Vec3& n) {
 const char* joint_type_name(JointType type) { return info(type).name; }
 
 std::optional<JointType> joint_type_from_name(const std::string& name) {
-  for (const TypeInfo& t : kTypes)
-    if (name == t.name) return t.type;
+  for (JointType type : all_types())
+    if (name == joint_type_name(type)) return type;
   return std::nullopt;
 }
 
 std::string joint_type_names() {
+  const std::vector<JointType> types = all_types();
   std::string out;
-  const std::size_t count = sizeof kTypes / sizeof kTypes[0];
-  for (std::size_t i = 0; i < count; ++i) out += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + std::string(kTypes[i].name);
+  for (std::size_t i = 0; i < types.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == types.size() ? " or " : ", ") + std::string(joint_type_name(types[i]));
   return out;
 }
 
@@ -57,18 +60,13 @@ int joint_nv(JointType type) { return info(type).nv; }
 int joint_axis_count(JointType type) { return info(type).axes; }
 
 JointKind joint_kind_of(const Joint& joint) {
-  const int k = principal_axis(joint.axis);
-  switch (joint.type) {
-    case JointType::Revolute:
-      return k < 0 ? JointKind::Revolute : static_cast<JointKind>(static_cast<int>(JointKind::RevoluteX) + k);
-    case JointType::Prismatic:
-      return k < 0 ? JointKind::Prismatic : static_cast<JointKind>(static_cast<int>(JointKind::PrismaticX) + k);
-    case JointType::Universal: return JointKind::Universal;
-    case JointType::Spherical: return JointKind::Spherical;
-    case JointType::Free: return JointKind::Free;
-    case JointType::Fixed: return JointKind::Fixed;
-  }
-  return JointKind::Fixed;
+  JointKind out = JointKind::Fixed;
+  bool found = false;
+  for_each_joint_kind([&](auto kind, JointKind value) {
+    using K = decltype(kind);
+    if (!found && K::type == joint.type && K::accepts(joint)) out = value, found = true;
+  });
+  return out;
 }
 
 void joint_relative_pose(const Joint& joint, const double* q, Mat3& rotation, Vec3& translation) {

@@ -36,4 +36,15 @@ inline decltype(auto) visit_joint_kind(JointKind kind, Visitor&& visitor) {
   return visitor(Fixed{});
 }
 
+/// Calls visitor(kind_object, JointKind) for every kind, in the order of JointKind: the
+/// kinds serving one JointType are listed specialised first, so the first that accepts
+/// a joint is its kind (joint_kind_of).
+template <typename Visitor>
+inline void for_each_joint_kind(Visitor&& visitor) {
+  for (int k = 0; k < kJointKindCount; ++k) {
+    const JointKind kind = static_cast<JointKind>(k);
+    visit_joint_kind(kind, [&](auto object) { visitor(object, kind); });
+  }
+}
+
 }  // namespace mechdyn

@@ -24,7 +24,9 @@ using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1>
 struct Data {
   explicit Data(const Model& model);
 
-  // ---- kinematics (kinematics/forward_kinematics.hpp) --------------------
+  // ---- kinematics stage (kinematics/forward_kinematics.hpp) --------------
+  // Filled once per state by forward_kinematics; the *_from_kinematics forms only read it.
+  int kinematics_level = -1;             // what the stage holds: −1 nothing, 0 poses, 1 and velocities, 2 and accelerations
   std::vector<Mat3> rotation;            // Q^i_l: body frame → world rotation, per body
   std::vector<Vec3> position;            // r^i_l: body frame origin in the world (on joint axis l)
   std::vector<Vec3> com_position;        // r^i_{lI}: centre of mass in the world

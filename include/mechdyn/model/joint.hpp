@@ -38,8 +38,9 @@ enum class JointType { Revolute, Prismatic, Universal, Spherical, Free, Fixed };
 enum class JointKind {
   RevoluteX, RevoluteY, RevoluteZ, Revolute,
   PrismaticX, PrismaticY, PrismaticZ, Prismatic,
-  Universal, Spherical, Free, Fixed
+  Universal, Spherical, Free, Fixed  // Fixed stays last (kJointKindCount)
 };
+inline constexpr int kJointKindCount = static_cast<int>(JointKind::Fixed) + 1;
 
 /// "revolute", "prismatic", ...; the names of model-format.md.
 const char* joint_type_name(JointType type);

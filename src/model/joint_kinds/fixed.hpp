@@ -9,6 +9,10 @@
 namespace mechdyn::joint_kinds {
 
 struct Fixed : EuclideanCoordinates<0>, IdentityRotation {
+  static constexpr JointType type = JointType::Fixed;
+  static constexpr const char* type_name = "fixed";  // model-format.md
+  static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
+  static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
 
   static void coordinate_names(const Joint&, std::vector<CoordinateName>&, std::vector<CoordinateName>&) {}

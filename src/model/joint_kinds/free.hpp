@@ -16,6 +16,10 @@ namespace mechdyn::joint_kinds {
 
 struct Free : GeneralRotation {
   static constexpr int nq = 7, nv = 6;
+  static constexpr JointType type = JointType::Free;
+  static constexpr const char* type_name = "free";  // model-format.md
+  static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
+  static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = true;
   static constexpr int quaternion_offset = 3;  // q[3..6] is the unit quaternion
 

@@ -14,6 +14,14 @@ namespace mechdyn::joint_kinds {
 
 template <int K>
 struct Prismatic : EuclideanCoordinates<1>, IdentityRotation {
+  static constexpr JointType type = JointType::Prismatic;
+  static constexpr const char* type_name = "prismatic";  // model-format.md
+  static constexpr int axis_count = 1;         // `axis` (1), `axes` (2) or none in a model file
+  /// This kind serves a prismatic joint whose axis is ±e_K (K ≥ 0) or any axis (K = −1).
+  static bool accepts(const Joint& joint) {
+    if constexpr (K >= 0) return joint.axis[(K + 1) % 3] == 0.0 && joint.axis[(K + 2) % 3] == 0.0;
+    return true;
+  }
   static constexpr bool uses_world_rotation = false;
 
   static void coordinate_names(const Joint& joint, std::vector<CoordinateName>& q, std::vector<CoordinateName>& v) {

@@ -15,6 +15,14 @@ namespace mechdyn::joint_kinds {
 template <int K>
 struct Revolute : EuclideanCoordinates<1>,
                   std::conditional_t<(K >= 0), PrincipalRotation<(K >= 0 ? K : 0)>, GeneralRotation> {
+  static constexpr JointType type = JointType::Revolute;
+  static constexpr const char* type_name = "revolute";  // model-format.md
+  static constexpr int axis_count = 1;         // `axis` (1), `axes` (2) or none in a model file
+  /// This kind serves a revolute joint whose axis is ±e_K (K ≥ 0) or any axis (K = −1).
+  static bool accepts(const Joint& joint) {
+    if constexpr (K >= 0) return joint.axis[(K + 1) % 3] == 0.0 && joint.axis[(K + 2) % 3] == 0.0;
+    return true;
+  }
   static constexpr bool uses_world_rotation = false;
 
   static void coordinate_names(const Joint& joint, std::vector<CoordinateName>& q, std::vector<CoordinateName>& v) {

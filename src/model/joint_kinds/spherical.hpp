@@ -15,6 +15,10 @@ namespace mechdyn::joint_kinds {
 
 struct Spherical : GeneralRotation {
   static constexpr int nq = 4, nv = 3;
+  static constexpr JointType type = JointType::Spherical;
+  static constexpr const char* type_name = "spherical";  // model-format.md
+  static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
+  static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = true;
   static constexpr int quaternion_offset = 0;  // q[0..3] is the unit quaternion
 

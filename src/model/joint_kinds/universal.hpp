@@ -14,6 +14,10 @@
 namespace mechdyn::joint_kinds {
 
 struct Universal : EuclideanCoordinates<2>, GeneralRotation {
+  static constexpr JointType type = JointType::Universal;
+  static constexpr const char* type_name = "universal";  // model-format.md
+  static constexpr int axis_count = 2;         // `axis` (1), `axes` (2) or none in a model file
+  static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
 
   static void coordinate_names(const Joint& joint, std::vector<CoordinateName>& q, std::vector<CoordinateName>& v) {
