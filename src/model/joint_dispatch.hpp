@@ -7,6 +7,7 @@
 // variant). Not installed.
 #pragma once
 
+#include "joint_kinds/cylindrical.hpp"
 #include "joint_kinds/fixed.hpp"
 #include "joint_kinds/free.hpp"
 #include "joint_kinds/prismatic.hpp"
@@ -31,6 +32,7 @@ inline decltype(auto) visit_joint_kind(JointKind kind, Visitor&& visitor) {
     case JointKind::Universal: return visitor(Universal{});
     case JointKind::Spherical: return visitor(Spherical{});
     case JointKind::Free: return visitor(Free{});
+    case JointKind::Cylindrical: return visitor(Cylindrical{});
     case JointKind::Fixed: break;
   }
   return visitor(Fixed{});

@@ -20,6 +20,7 @@
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/io/model_file.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "random_model.hpp"
 
@@ -46,6 +47,7 @@ const KindCase kKinds[] = {
     {"Spherical", JointType::Spherical, Vec3(0, 0, 1), JointKind::Spherical},
     {"Free", JointType::Free, Vec3(0, 0, 1), JointKind::Free},
     {"Fixed", JointType::Fixed, Vec3(0, 0, 1), JointKind::Fixed},
+    {"Cylindrical", JointType::Cylindrical, Vec3(2, 2, -1) / 3.0, JointKind::Cylindrical},
 };
 
 // A chain of 5 bodies: a tilted revolute root, then four joints of the case's type with
@@ -153,6 +155,20 @@ TEST_P(JointKinds, IntegrateDifferenceAndRateAgree) {
       EXPECT_EQ(joint_normalize(joint, neutral.data()), 1.0) << "body " << l;
     }
   }
+}
+
+// Catches: the reader refusing the project's cylindrical joint (docs/model-file.md), or
+// reading it with the wrong sizes or axis.
+TEST(JointKindsFile, ReaderAcceptsACylindricalJoint) {
+  const Model model = parse_model_string(
+      "mechdyn: 1\nname: c\nbodies:\n"
+      "  - {name: B, parent: ground, joint: {type: cylindrical, axis: [0, 0, 2]}, mass: 1, inertia: {diag: [1, 1, 1]}}\n",
+      "inline");
+  EXPECT_EQ(model.joints[0].type, JointType::Cylindrical);
+  EXPECT_EQ(model.joints[0].kind, JointKind::Cylindrical);
+  EXPECT_EQ(model.nq, 2);
+  EXPECT_EQ(model.nv, 2);
+  EXPECT_EQ(model.joints[0].axis, Vec3::UnitZ());
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryKind, JointKinds, ::testing::ValuesIn(kKinds),

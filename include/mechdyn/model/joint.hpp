@@ -30,7 +30,7 @@
 
 namespace mechdyn {
 
-enum class JointType { Revolute, Prismatic, Universal, Spherical, Free, Fixed };
+enum class JointType { Revolute, Prismatic, Universal, Spherical, Free, Fixed, Cylindrical };
 
 /// The specialised joint model of a Joint, chosen by finalize_model (joint_kind_of).
 /// RevoluteX/Y/Z and PrismaticX/Y/Z: the axis is ±e_x, ±e_y, ±e_z exactly (the sign is
@@ -38,7 +38,7 @@ enum class JointType { Revolute, Prismatic, Universal, Spherical, Free, Fixed };
 enum class JointKind {
   RevoluteX, RevoluteY, RevoluteZ, Revolute,
   PrismaticX, PrismaticY, PrismaticZ, Prismatic,
-  Universal, Spherical, Free, Fixed  // Fixed stays last (kJointKindCount)
+  Universal, Spherical, Free, Cylindrical, Fixed  // Fixed stays last (kJointKindCount)
 };
 inline constexpr int kJointKindCount = static_cast<int>(JointKind::Fixed) + 1;
 
