@@ -94,9 +94,9 @@ const VecX& closed_chain_inverse_dynamics(const Model& model, Data& data, Eigen:
     throw SolverError("closed-chain inverse dynamics: the actuated efforts and cut-joint forces cannot balance the motion (residual " +
                       number(data.constraint_rhs_nv.norm()) + " N·m); a singular configuration");
   // 5. cut-joint wrenches and the closed chain's joint reactions (data.tau = Sᵀ wrench).
-  forward_kinematics(model, data, q, v, a);
+  forward_kinematics(model, data, q, v, a);  // once, for the cut wrenches and the reactions
   cut_joint_wrenches(model, data);
-  closed_chain_joint_reactions(model, data, q, v, a);
+  closed_chain_joint_reactions_from_kinematics(model, data);
   data.tau.setZero();
   for (Eigen::Index c = 0; c < na; ++c) data.tau[data.actuated_dofs[c]] = data.constraint_solution[c];  // τ_a
   // 6. friction of the actuated joints (eqs. 42/52 with eq. 47), τ_d = τ_a + τ_f (eq. 56).

@@ -2,35 +2,35 @@
 // See the header.
 #include "mechdyn/constraints/constrained_forward_dynamics.hpp"
 
-#include "../dynamics/crba_steps.hpp"
-#include "loop_steps.hpp"
-#include "mechdyn/constraints/cut_joint_forces.hpp"
+#include "../dynamics/dynamics_stages.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "loop_stages.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/errors.hpp"
-#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
 const VecX& constrained_forward_dynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                          const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& tau,
                                          const ConstrainedDynamicsOptions& options) {
+  check_data(model, data, "constrained_forward_dynamics");
   check_state(model, q, &v, &tau, "tau");
   const Eigen::Index rows = model.num_loop_rows;
   // h(q, v) = RNEA(q, v, 0) (EC eqs. 19–22).
-  data.constraint_rhs_nv.setZero();
-  rnea(model, data, q, v, data.constraint_rhs_nv);
+  rnea(model, data, q, v, data.zeros);
   data.ddq = tau - data.tau;  // τ − h
   // One kinematics pass at (q, v) serves M (CRBA), Φ, J (EC eq. 24) and J̇ v.
-  forward_kinematics(model, data, q, v);
-  detail::crba_from_kinematics(model, data);
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);
+  detail::composite_rigid_body(model, data);
   data.mass_llt.compute(data.mass_matrix);
   if (data.mass_llt.info() != Eigen::Success)
     throw SolverError("constrained forward dynamics: the mass matrix is not positive definite");
   data.mass_llt.solveInPlace(data.ddq);  // a_free = M⁻¹ (τ − h)
   if (rows == 0) return data.ddq;
 
-  detail::loop_closure_from_kinematics(model, data);  // Φ, J (EC eq. 24)
-  detail::loop_bias_from_kinematics(model, data);     // J̇ v
+  detail::loop_bias_from_stage(model, data);     // Φ, the rows' unit wrenches, J̇ v (loop_rows.hpp)
+  detail::loop_jacobian_from_rows(model, data);  // J (EC eq. 24)
   // c − J a_free with c = −J̇v − 2α J v − β² Φ
   data.constraint_rhs = -data.loop_bias;
   if (options.baumgarte_alpha != 0.0) data.constraint_rhs.noalias() -= (2.0 * options.baumgarte_alpha) * (data.loop_jacobian * v);
@@ -49,7 +49,7 @@ const VecX& constrained_forward_dynamics(const Model& model, Data& data, const E
   data.constraint_rhs_nv.noalias() = data.constraint_factor * data.loop_multiplier;
   data.mass_llt.matrixU().solveInPlace(data.constraint_rhs_nv);
   data.ddq += data.constraint_rhs_nv;
-  cut_joint_wrenches(model, data);  // kinematics at q from the pass above
+  detail::cut_wrenches_from_rows(model, data);  // Σ λ_r W_r (EC eqs. 25–26)
   return data.ddq;
 }
 

@@ -1,17 +1,17 @@
 // Cut-joint wrenches and closed-chain joint reactions (EC eqs. 25–26; Algorithm 1,
-// lines 12–13). See the header.
+// lines 12–13). See the header. The per-row unit wrenches come from the one table of
+// constraints/loop_rows.hpp.
 #include "mechdyn/constraints/cut_joint_forces.hpp"
 
-#include "mechdyn/constraints/loop_rows.hpp"
-#include "mechdyn/dynamics/joint_reactions.hpp"
+#include "../dynamics/dynamics_stages.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "loop_stages.hpp"
 #include "mechdyn/kinematics/jacobians.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
-void loop_row_wrenches(const Model& model, Data& data) { evaluate_loop_rows(model, data, false); }
-
-void cut_joint_wrenches(const Model& model, Data& data) {
-  loop_row_wrenches(model, data);
+void detail::cut_wrenches_from_rows(const Model& model, Data& data) {
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
     const Loop& loop = model.loops[i];
     const int r0 = model.loop_row_index[i], rows = loop_rows(loop.type);
@@ -28,9 +28,8 @@ void cut_joint_wrenches(const Model& model, Data& data) {
   }
 }
 
-void closed_chain_joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
-                                  const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
-  joint_reactions(model, data, q, v, a);  // tree: f_{uL}, τ_{uL} without the cut joints (EC eq. 17)
+void detail::closed_chain_reactions_from_stage(const Model& model, Data& data) {
+  reactions_from_stage(model, data);  // tree: f_{uL}, τ_{uL} without the cut joints (EC eq. 17)
   const int n = model.num_bodies();
   for (int l = 0; l < n; ++l) data.cut_subtree_wrench[l].setZero();
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
@@ -51,6 +50,27 @@ void closed_chain_joint_reactions(const Model& model, Data& data, const Eigen::R
     const Joint& joint = model.joints[u];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) data.tau[k] = data.motion_axis[k].dot(w);
   }
+}
+
+void cut_joint_wrenches(const Model& model, Data& data) {
+  check_data(model, data, "cut_joint_wrenches");
+  check_kinematics(data, 0, "cut_joint_wrenches");
+  detail::evaluate_loop_rows(model, data, false);
+  detail::cut_wrenches_from_rows(model, data);
+}
+
+void closed_chain_joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                                  const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
+  check_data(model, data, "closed_chain_joint_reactions");
+  check_state(model, q, &v, &a);
+  detail::kinematics_stage(model, data, q.data(), v.data(), a.data());
+  detail::closed_chain_reactions_from_stage(model, data);
+}
+
+void closed_chain_joint_reactions_from_kinematics(const Model& model, Data& data) {
+  check_data(model, data, "closed_chain_joint_reactions_from_kinematics");
+  check_kinematics(data, 2, "closed_chain_joint_reactions_from_kinematics");
+  detail::closed_chain_reactions_from_stage(model, data);
 }
 
 }  // namespace mechdyn

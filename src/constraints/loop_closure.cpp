@@ -6,16 +6,16 @@
 // seen from both chains).
 #include "mechdyn/constraints/loop_closure.hpp"
 
-#include "loop_steps.hpp"
-#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "loop_stages.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
 namespace {
 
 // J(row, k) += s_kᵀ W for every coordinate k on the chain ground → body.
-void add_chain(const Model& model, const Data& data, int body, const Vec6& wrench, Eigen::Ref<MatX> jacobian,
-               int row) {
+void add_chain(const Model& model, const Data& data, int body, const Vec6& wrench, MatX& jacobian, int row) {
   for (int b = body; b != kGround; b = model.bodies[b].parent) {
     const Joint& joint = model.joints[b];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) jacobian(row, k) += data.motion_axis[k].dot(wrench);
@@ -24,13 +24,7 @@ void add_chain(const Model& model, const Data& data, int body, const Vec6& wrenc
 
 }  // namespace
 
-void loop_closure(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
-  forward_kinematics(model, data, q);
-  detail::loop_closure_from_kinematics(model, data);
-}
-
-void detail::loop_closure_from_kinematics(const Model& model, Data& data) {
-  evaluate_loop_rows(model, data, false);  // Φ and the unit wrenches
+void detail::loop_jacobian_from_rows(const Model& model, Data& data) {
   data.loop_jacobian.setZero();
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
     const Loop& loop = model.loops[i];
@@ -40,6 +34,24 @@ void detail::loop_closure_from_kinematics(const Model& model, Data& data) {
       add_chain(model, data, loop.b.body, data.loop_row_wrench_b[r], data.loop_jacobian, r);
     }
   }
+}
+
+void detail::closure_from_stage(const Model& model, Data& data) {
+  evaluate_loop_rows(model, data, false);  // Φ and the unit wrenches
+  loop_jacobian_from_rows(model, data);
+}
+
+void loop_closure(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  check_data(model, data, "loop_closure");
+  check_state(model, q);
+  detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
+  detail::closure_from_stage(model, data);
+}
+
+void loop_closure_from_kinematics(const Model& model, Data& data) {
+  check_data(model, data, "loop_closure_from_kinematics");
+  check_kinematics(data, 0, "loop_closure_from_kinematics");
+  detail::closure_from_stage(model, data);
 }
 
 }  // namespace mechdyn

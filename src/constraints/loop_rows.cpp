@@ -6,7 +6,9 @@
 // data.loop_row_wrench_b (and with_bias: data.loop_bias). Cost O(rows). Allocates nothing.
 #include "mechdyn/constraints/loop_rows.hpp"
 
+#include "loop_stages.hpp"
 #include "mechdyn/math/skew.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -144,7 +146,7 @@ class RowWriter {
 
 }  // namespace
 
-void evaluate_loop_rows(const Model& model, Data& data, bool with_bias) {
+void detail::evaluate_loop_rows(const Model& model, Data& data, bool with_bias) {
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
     const Loop& loop = model.loops[i];
     RowWriter rows(data, loop, model.loop_row_index[i], with_bias);
@@ -176,6 +178,12 @@ void evaluate_loop_rows(const Model& model, Data& data, bool with_bias) {
         break;
     }
   }
+}
+
+void loop_row_wrenches(const Model& model, Data& data) {
+  check_data(model, data, "loop_row_wrenches");
+  check_kinematics(data, 0, "loop_row_wrenches");
+  detail::evaluate_loop_rows(model, data, false);
 }
 
 }  // namespace mechdyn

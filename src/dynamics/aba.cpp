@@ -19,7 +19,8 @@
 // A joint with k velocity coordinates has a 6 x k block S_i, one column per coordinate
 // (data.motion_axis), so every joint type is handled by the same lines; D_i (k x k,
 // k ≤ 6) is inverted by a fixed-maximum-size Cholesky factorisation.
-// Cost: O(n). Reads: model, q, v, τ. Writes: Data's velocity kinematics,
+// Cost: O(n). Reads: model, q, v, τ (aba) or the velocity stage and τ
+// (aba_from_kinematics). Writes: the velocity kinematics (aba),
 // data.articulated_inertia (I^A_i, 6x6), data.articulated_bias (p^A_i),
 // data.aba_u_force (U, per coordinate), data.aba_d_inverse (D_i⁻¹, per joint),
 // data.aba_u (u, per coordinate), data.acceleration (without gravity), data.ddq.
@@ -32,8 +33,9 @@
 #include <limits>
 #include <string>
 
-#include "mechdyn/kinematics/forward_kinematics.hpp"
-#include "recursive_checks.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "dynamics_stages.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -72,11 +74,8 @@ void invert_joint_inertia(const Model& model, int joint_index, const SmallMat& d
 
 }  // namespace
 
-const VecX& aba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
-                const Eigen::Ref<const VecX>& tau) {
-  detail::check_data_fits(model, data, "aba");
-  check_state(model, q, &v, &tau, "tau");
-  forward_kinematics(model, data, q, v);  // pass 1: v_i, S_i, c_i = Ṡ_i q̇_i
+// Passes 1 (after the kinematics) to 3 of Table 7.1.
+const VecX& detail::articulated_body(const Model& model, Data& data, const double* tau) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
     const Body& body = model.bodies[i];
@@ -151,7 +150,23 @@ const VecX& aba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
     for (int c = 0; c < nv; ++c) acceleration += data.motion_axis[k0 + c] * data.ddq[k0 + c];  // a_i = a'_i + S_i q̈_i
     data.acceleration[i] = acceleration;
   }
+  data.kinematics_level = 2;  // data.acceleration now holds the accelerations of q̈
   return data.ddq;
+}
+
+const VecX& aba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                const Eigen::Ref<const VecX>& tau) {
+  check_data(model, data, "aba");
+  check_state(model, q, &v, &tau, "tau");
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // pass 1: v_i, S_i, c_i = Ṡ_i q̇_i
+  return detail::articulated_body(model, data, tau.data());
+}
+
+const VecX& aba_from_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& tau) {
+  check_data(model, data, "aba_from_kinematics");
+  check_kinematics(data, 1, "aba_from_kinematics");
+  check_vector(tau, model.nv, "tau");
+  return detail::articulated_body(model, data, tau.data());
 }
 
 }  // namespace mechdyn

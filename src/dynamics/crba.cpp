@@ -15,24 +15,18 @@
 // joint), which fills the joint's own block. Entries of coordinates on different
 // branches are zero.
 // Cost: O(Σ_k depth(k)) spatial products after O(n) kinematics.
-// Reads: model, q. Writes: Data's position kinematics, data.composite_inertia (I^c_i,
-// world origin), data.mass_matrix (both triangles). Allocates nothing.
+// Reads: model, q (crba) or the position kinematics stage (crba_from_kinematics).
+// Writes: the position kinematics (crba), data.composite_inertia (I^c_i, world origin),
+// data.mass_matrix (both triangles). Allocates nothing.
 #include "mechdyn/dynamics/crba.hpp"
 
-#include "crba_steps.hpp"
-#include "mechdyn/kinematics/forward_kinematics.hpp"
-#include "recursive_checks.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "dynamics_stages.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
-const MatX& crba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
-  detail::check_data_fits(model, data, "crba");
-  check_state(model, q);
-  forward_kinematics(model, data, q);  // world S_k, com positions, world inertias
-  return detail::crba_from_kinematics(model, data);
-}
-
-const MatX& detail::crba_from_kinematics(const Model& model, Data& data) {
+const MatX& detail::composite_rigid_body(const Model& model, Data& data) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
     const Body& body = model.bodies[i];
@@ -54,6 +48,19 @@ const MatX& detail::crba_from_kinematics(const Model& model, Data& data) {
     }
   }
   return mass_matrix;
+}
+
+const MatX& crba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  check_data(model, data, "crba");
+  check_state(model, q);
+  detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);  // world S_k, com positions, world inertias
+  return detail::composite_rigid_body(model, data);
+}
+
+const MatX& crba_from_kinematics(const Model& model, Data& data) {
+  check_data(model, data, "crba_from_kinematics");
+  check_kinematics(data, 0, "crba_from_kinematics");
+  return detail::composite_rigid_body(model, data);
 }
 
 }  // namespace mechdyn

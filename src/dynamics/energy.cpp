@@ -9,16 +9,16 @@
 // Cost: O(n). Reads: model, q (and v). Writes: Data's kinematics block. Allocates nothing.
 #include "mechdyn/dynamics/energy.hpp"
 
-#include "mechdyn/kinematics/forward_kinematics.hpp"
-#include "recursive_checks.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
 double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                       const Eigen::Ref<const VecX>& v) {
-  detail::check_data_fits(model, data, "kinetic_energy");
+  check_data(model, data, "kinetic_energy");
   check_state(model, q, &v);
-  forward_kinematics(model, data, q, v);
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);
   double twice_energy = 0.0;
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Vec3 omega = data.velocity[l].head<3>();
@@ -29,9 +29,9 @@ double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const Vec
 }
 
 double potential_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
-  detail::check_data_fits(model, data, "potential_energy");
+  check_data(model, data, "potential_energy");
   check_state(model, q);
-  forward_kinematics(model, data, q);
+  detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
   double energy = 0.0;
   for (int l = 0; l < model.num_bodies(); ++l)
     energy -= model.bodies[l].mass * model.gravity.dot(data.com_position[l]);  // −m gᵀ r_{lI}

@@ -8,25 +8,28 @@
 //   h_R[u] = Σ_{k∈uL} [ m_k r̃^{u}_{kI} (a⁰_{kI} − g) + J_k α⁰_k + ω̃_k J_k ω_k ]     eq. (21)
 // where a⁰_{kI} and α⁰_k are body k's centre-of-mass and angular accelerations at q̈ = 0
 // (the centripetal and Coriolis sums of EC eqs. (8), (10); J ϕ̃̇ ϕ̇ terms in α⁰).
-// In world form: each body contributes the wrench (about the world origin)
+// In world form this is the reaction iteration at q̈ = 0 (EC eq. 17; subtree_wrenches):
+// each body contributes the wrench (about the world origin)
 //   f_k = m_k (a⁰_{kI} − g),   n_k = c_k × f_k + J_k α⁰_k + ω_k × J_k ω_k,
 // the wrenches are summed over each subtree uL once, backward (W_u), and projected on
 // every coordinate's world motion axis s_i = [n; o × n] or [0; n]:
 //   h_i = s_iᵀ W_u = n·(n_{uL} − o × f_{uL}) (rotational), n·f_{uL} (translational),
 // which is n_uᵀ h_R[u] resp. n_uᵀ h_P[u], for every joint type without branches.
-// a⁰ follows from the spatial acceleration of the q̈ = 0 pass (data.joint_bias = Ṡ q̇):
+// a⁰ is the spatial acceleration at q̈ = 0 (data.bias_acceleration, Σ Ṡ q̇ along the path):
 //   a⁰_{kI} = a_O + α⁰ × c_k + ω × v_{kI},  v_{kI} = v_O + ω × c_k.
 // The gravity part g(q) = projection of the subtree sums of (−m_k c_k × g, −m_k g).
 // Cost O(n + nv).
 //
-// Reads: Model; runs forward_kinematics(q, v). Writes: data.bias_force,
-// data.gravity_force, data.acceleration (the q̈ = 0 accelerations),
+// Reads: Model and the velocity stage (see the header). Writes: data.bias_force,
+// data.gravity_force, data.bias_acceleration (the q̈ = 0 accelerations),
 // data.subtree_force (W_u), data.subtree_inertia (subtree mass and first moment only;
 // the rotational block is left as it was). Allocates nothing.
 #include "mechdyn/dynamics/explicit_bias.hpp"
 
-#include "mechdyn/kinematics/forward_kinematics.hpp"
-#include "explicit_steps.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "dynamics_stages.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -56,49 +59,33 @@ void gravity_from_kinematics(const Model& model, Data& data) {
 
 }  // namespace
 
-const VecX& explicit_bias_force(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
-                                const Eigen::Ref<const VecX>& v) {
-  check_state(model, q, &v);
-  forward_kinematics(model, data, q, v);
-  detail::explicit_bias_force_from_kinematics(model, data);
+const VecX& detail::explicit_bias_from_stage(const Model& model, Data& data) {
+  detail::bias_accelerations(model, data);                // a⁰ = a⁰_λ + Ṡ q̇ (EC eqs. 8, 10 at q̈ = 0)
+  subtree_wrenches(model, data, data.bias_acceleration);  // W_u at q̈ = 0 (the eq. 17 iteration)
+  for (int i = 0; i < model.nv; ++i)
+    data.bias_force[i] = data.motion_axis[i].dot(data.subtree_force[model.dof_body[i]]);  // n_uᵀ h[u], eq. (17)
+  gravity_from_kinematics(model, data);
   return data.bias_force;
 }
 
-void detail::explicit_bias_force_from_kinematics(const Model& model, Data& data) {
-  const int n = model.num_bodies();
-  const Vec3& g = model.gravity;
+const VecX& explicit_bias_force(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                                const Eigen::Ref<const VecX>& v) {
+  check_data(model, data, "explicit_bias_force");
+  check_state(model, q, &v);
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);
+  return detail::explicit_bias_from_stage(model, data);
+}
 
-  for (int l = 0; l < n; ++l) {
-    const Body& body = model.bodies[l];
-    const int parent = body.parent;
-    // Spatial acceleration at q̈ = 0: parent's plus Ṡ q̇ (EC eqs. (8), (10) with q̈ = 0).
-    data.acceleration[l] = data.joint_bias[l];
-    if (parent != kGround) data.acceleration[l] += data.acceleration[parent];
-
-    const Vec3 omega = data.velocity[l].head<3>();
-    const Vec3 alpha = data.acceleration[l].head<3>();
-    const Vec3& com = data.com_position[l];
-    const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(com);
-    const Vec3 com_acceleration =
-        data.acceleration[l].tail<3>() + alpha.cross(com) + omega.cross(com_velocity);  // a⁰_{kI}, EC eq. (10)
-    const Mat3& inertia = data.inertia_world[l];
-    const Vec3 force = body.mass * (com_acceleration - g);  // m_k (a⁰_{kI} − g), eq. (22)
-    const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);  // eq. (21)
-    data.subtree_force[l] = make_vec6(moment, force);
-  }
-  for (int l = n - 1; l >= 0; --l) {  // Σ_{k∈uL}, children before parents
-    const int parent = model.bodies[l].parent;
-    if (parent != kGround) data.subtree_force[parent] += data.subtree_force[l];
-  }
-  for (int i = 0; i < model.nv; ++i)
-    data.bias_force[i] = data.motion_axis[i].dot(data.subtree_force[model.dof_body[i]]);  // n_uᵀ h[u], eq. (17)
-
-  gravity_from_kinematics(model, data);
+const VecX& explicit_bias_force_from_kinematics(const Model& model, Data& data) {
+  check_data(model, data, "explicit_bias_force_from_kinematics");
+  check_kinematics(data, 1, "explicit_bias_force_from_kinematics");
+  return detail::explicit_bias_from_stage(model, data);
 }
 
 const VecX& explicit_gravity_force(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  check_data(model, data, "explicit_gravity_force");
   check_state(model, q);
-  forward_kinematics(model, data, q);
+  detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
   gravity_from_kinematics(model, data);
   return data.gravity_force;
 }

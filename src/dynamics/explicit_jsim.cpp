@@ -10,16 +10,9 @@
 // where r^{u}_{lI} = c_l − o_u runs from a point o_u on axis u to body l's centre of mass.
 // (Eqs. (32), (33), (36), (37) are the same four for the mirrored upper triangle.)
 //
-// explicit_mass_matrix — the aggregated form (our rewriting, not in EJ). With o_u fixed,
-// each sum is affine in the body quantities, so it only needs the subtree aggregates
-//   S_u = Σ_{l∈uL} (m_l, m_l c_l, J_l − m_l c̃_l c̃_l)     (a spatial inertia about the world origin)
-// accumulated once, backward. Writing every velocity coordinate's world motion axis
-// as s = [n; o × n] (rotational) or [0; n] (translational), expanding c_l − o_u and
-// c_l − o_k in eqs. (30)–(35) and collecting the subtree sums gives, for all four
-// cases at once,
-//   M[i][j] = s_iᵀ (S_u s_j)        i a coordinate of body u, j = i or above i,
-// which is also how multi-DoF joints (universal, spherical, free) enter: per coordinate,
-// with no joint-type branch. Cost O(n) for S plus O(nv·depth) elements of O(1).
+// explicit_mass_matrix — the aggregated form: the subtree sums need only the composite
+// inertias I^c_u, and M[i][j] = s_iᵀ (I^c_u s_j); that is the world-frame CRBA
+// (dynamics/crba.hpp, docs/dynamics.md), which it calls.
 //
 // explicit_mass_matrix_direct — the literal sums of eqs. (30), (31), (34), (35): for
 // every lower-triangle element a loop over l ∈ uL. A coordinate whose motion axis has
@@ -28,54 +21,28 @@
 // frame origin on its rotation axes, model/joint.hpp). Cost O(nv²·n); the reference.
 //
 // Reads: Model (bodies, subtree, dof_body, dof_parent); runs forward_kinematics(q).
-// Writes: data.mass_matrix (both triangles), data.subtree_inertia (aggregated form).
-// Allocates nothing.
+// Writes: data.mass_matrix (both triangles); the aggregated form also
+// data.composite_inertia. Allocates nothing.
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 
-#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "dynamics_stages.hpp"
+#include "mechdyn/model/checks.hpp"
 #include "mechdyn/math/skew.hpp"
-#include "explicit_steps.hpp"
 
 namespace mechdyn {
 
 const MatX& explicit_mass_matrix(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  check_data(model, data, "explicit_mass_matrix");
   check_state(model, q);
-  forward_kinematics(model, data, q);
-  detail::explicit_mass_matrix_from_kinematics(model, data);
-  return data.mass_matrix;
-}
-
-void detail::explicit_mass_matrix_from_kinematics(const Model& model, Data& data) {
-  const int n = model.num_bodies();
-
-  // S_u = Σ_{l∈uL} (m_l, m_l c_l, J_l − m_l c̃_l c̃_l), children before parents.
-  for (int l = 0; l < n; ++l)
-    data.subtree_inertia[l] =
-        SpatialInertia::from_com(model.bodies[l].mass, data.com_position[l], data.inertia_world[l]);
-  for (int l = n - 1; l >= 0; --l) {
-    const int parent = model.bodies[l].parent;
-    if (parent != kGround) data.subtree_inertia[parent] += data.subtree_inertia[l];
-  }
-
-  MatX& mass_matrix = data.mass_matrix;
-  mass_matrix.setZero();
-  for (int i = 0; i < model.nv; ++i) {
-    const int u = model.dof_body[i];
-    // S_u s_i: the subtree's momentum per unit rate of coordinate i.
-    const Vec6 subtree_momentum = data.subtree_inertia[u].apply(data.motion_axis[i]);
-    // Walk j = i, λ(i), λ(λ(i)), ...: the coordinates of u's own joint up to i and
-    // those of every ancestor joint — exactly the non-zero lower-triangle entries.
-    for (int j = i; j != -1; j = model.dof_parent[j]) {
-      const double element = data.motion_axis[j].dot(subtree_momentum);  // eqs. (30), (31), (34), (35)
-      mass_matrix(i, j) = element;
-      mass_matrix(j, i) = element;  // symmetry, EJ §5 (eqs. (32), (33), (36), (37))
-    }
-  }
+  detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
+  return detail::composite_rigid_body(model, data);  // the aggregated eqs. (30)–(37) are the world-frame CRBA
 }
 
 const MatX& explicit_mass_matrix_direct(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  check_data(model, data, "explicit_mass_matrix_direct");
   check_state(model, q);
-  forward_kinematics(model, data, q);
+  detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
 
   MatX& mass_matrix = data.mass_matrix;
   mass_matrix.setZero();

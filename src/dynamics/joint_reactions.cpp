@@ -14,50 +14,63 @@
 // Per body, a_{lI} = a_O + α × c_l + ω × v_{lI} from the spatial acceleration (world
 // origin, EC eqs. (8), (10)) and v_{lI} = v_O + ω × c_l. Cost O(n + nv).
 //
-// Reads: Model; runs forward_kinematics(q, v, a). Writes: data.reaction_force,
-// data.reaction_torque (parent on child, world frame, torque about the child's frame
-// origin), data.tau, data.subtree_force (subtree wrenches about the world origin).
+// Reads: Model; runs forward_kinematics(q, v, a) (joint_reactions) or reads the stage
+// (joint_reactions_from_kinematics). Writes: data.reaction_force, data.reaction_torque
+// (parent on child, world frame, torque about the child's frame origin), data.tau,
+// data.subtree_force (subtree wrenches about the world origin).
 // Allocates nothing.
 #include "mechdyn/dynamics/joint_reactions.hpp"
 
-#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "dynamics_stages.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
-void joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
-                     const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
-  check_state(model, q, &v, &a);
-  forward_kinematics(model, data, q, v, a);
+void subtree_wrenches(const Model& model, Data& data, const AlignedVector<Vec6>& acceleration) {
   const int n = model.num_bodies();
   const Vec3& g = model.gravity;
-
-  // Each body's inertial wrench minus gravity, about the world origin.
-  for (int l = 0; l < n; ++l) {
+  for (int l = 0; l < n; ++l) {  // each body's inertial wrench minus gravity, about the world origin
     const Vec3 omega = data.velocity[l].head<3>();
-    const Vec3 alpha = data.acceleration[l].head<3>();
+    const Vec3 alpha = acceleration[l].head<3>();
     const Vec3& com = data.com_position[l];
-    const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(com);
-    const Vec3 com_acceleration = data.acceleration[l].tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
+    const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(com);                       // v_{lI}
+    const Vec3 com_acceleration = acceleration[l].tail<3>() + alpha.cross(com) + omega.cross(com_velocity);  // a_{lI}
     const Mat3& inertia = data.inertia_world[l];
-    const Vec3 force = model.bodies[l].mass * (com_acceleration - g);
-    const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);
+    const Vec3 force = model.bodies[l].mass * (com_acceleration - g);                        // m_l (a_{lI} − g)
+    const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);  // about the origin
     data.subtree_force[l] = make_vec6(moment, force);
   }
-  // Backward iteration: W_{uL} = W_u + Σ_{children c} W_{cL}.
-  for (int l = n - 1; l >= 0; --l) {
+  for (int l = n - 1; l >= 0; --l) {  // W_{uL} = W_u + Σ_{children c} W_{cL}
     const int parent = model.bodies[l].parent;
     if (parent != kGround) data.subtree_force[parent] += data.subtree_force[l];
   }
-  for (int u = 0; u < n; ++u) {
+}
+
+void detail::reactions_from_stage(const Model& model, Data& data) {
+  subtree_wrenches(model, data, data.acceleration);
+  for (int u = 0; u < model.num_bodies(); ++u) {
     const Vec6& wrench = data.subtree_force[u];
-    data.reaction_force[u] = wrench.tail<3>();                              // f_{uL}, eq. (17)
-    data.reaction_torque[u] = moment_about(wrench, data.position[u]);       // τ_{uL} about o_u, eq. (17)
+    data.reaction_force[u] = wrench.tail<3>();                         // f_{uL}, eq. (17)
+    data.reaction_torque[u] = moment_about(wrench, data.position[u]);  // τ_{uL} about o_u, eq. (17)
     const Joint& joint = model.joints[u];
-    for (int k = 0; k < joint.nv; ++k) {
-      const int i = joint.v_index + k;
+    for (int i = joint.v_index; i < joint.v_index + joint.nv; ++i)
       data.tau[i] = data.motion_axis[i].dot(wrench);  // n_uᵀ τ_{uL} or n_uᵀ f_{uL}, eq. (17)
-    }
   }
+}
+
+void joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                     const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
+  check_data(model, data, "joint_reactions");
+  check_state(model, q, &v, &a);
+  detail::kinematics_stage(model, data, q.data(), v.data(), a.data());
+  detail::reactions_from_stage(model, data);
+}
+
+void joint_reactions_from_kinematics(const Model& model, Data& data) {
+  check_data(model, data, "joint_reactions_from_kinematics");
+  check_kinematics(data, 2, "joint_reactions_from_kinematics");
+  detail::reactions_from_stage(model, data);
 }
 
 }  // namespace mechdyn

@@ -29,14 +29,13 @@
 // Cost: O(n).
 // Reads: model, q, v, a. Writes: data.joint_rotation, data.joint_translation,
 // data.local_motion_axis, data.local_velocity, data.local_acceleration (with −g),
-// data.body_force (f_i, body coordinates), data.tau; data.rotation only for bodies with
-// model.needs_world_rotation. The world kinematics block is not touched.
+// data.body_force (f_i, body coordinates), data.tau; data.rnea_world_rotation only for
+// bodies with model.needs_world_rotation. The kinematics stage is not touched.
 // Allocates nothing.
 #include "mechdyn/dynamics/rnea.hpp"
 
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "../model/joint_dispatch.hpp"
-#include "recursive_checks.hpp"
 
 namespace mechdyn {
 
@@ -64,11 +63,12 @@ void forward_body(const Model& model, Data& data, int i, const double* q, const 
   Mat3& rotation = data.joint_rotation[i];
   Vec3& translation = data.joint_translation[i];
   J::relative_pose(joint, q + joint.q_index, rotation, translation);  // X_i = X_J X_T (EC eqs. 2–3)
-  if (model.needs_world_rotation[i]) {                               // EC eq. (4), spherical/free paths only
+  Mat3& world_rotation = data.rnea_world_rotation[i];
+  if (model.needs_world_rotation[i]) {  // EC eq. (4), spherical/free paths only
     if (parent == kGround)
-      data.rotation[i] = rotation;
+      world_rotation = rotation;
     else
-      J::compose(data.rotation[parent], rotation, data.rotation[i]);
+      J::compose(data.rnea_world_rotation[parent], rotation, world_rotation);
   }
   Vec6 parent_velocity;                              // X v_λ
   Vec6& acceleration = data.local_acceleration[i];  // X a_λ, then a_i
@@ -80,7 +80,7 @@ void forward_body(const Model& model, Data& data, int i, const double* q, const 
     acceleration = motion_to_body<J>(rotation, translation, data.local_acceleration[parent]);
   }
   // v_i = X v_λ + S q̇;  a_i = X a_λ + S q̈ + c_J + v_i × S q̇
-  J::body_motion(joint, q + joint.q_index, v + joint.v_index, a + joint.v_index, data.rotation[i], parent_velocity,
+  J::body_motion(joint, q + joint.q_index, v + joint.v_index, a + joint.v_index, world_rotation, parent_velocity,
                  data.local_motion_axis.data() + joint.v_index, data.local_velocity[i], acceleration);
 
   // f_i = I_i a_i + v_i ×* I_i v_i, formed at the centre of mass c.
@@ -117,7 +117,7 @@ void backward_body(const Model& model, Data& data, int i) {
 
 const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
                  const Eigen::Ref<const VecX>& a) {
-  detail::check_data_fits(model, data, "rnea");
+  check_data(model, data, "rnea");
   check_state(model, q, &v, &a);
   const double* qs = q.data();
   const double* vs = v.data();

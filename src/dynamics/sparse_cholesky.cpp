@@ -22,14 +22,12 @@
 #include <string>
 
 #include "mechdyn/errors.hpp"
+#include "dynamics_stages.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
-void factor_mass_matrix(const Model& model, Data& data) {
-  if (data.mass_matrix.rows() != model.nv || data.mass_matrix.cols() != model.nv)
-    throw InvalidArgument("mass matrix is " + std::to_string(data.mass_matrix.rows()) + " x " +
-                          std::to_string(data.mass_matrix.cols()) + ", the model needs " +
-                          std::to_string(model.nv) + " x " + std::to_string(model.nv));
+void detail::factor_mass_matrix(const Model& model, Data& data) {
   MatX& h = data.mass_matrix_factor;
   h = data.mass_matrix;  // same size: no allocation
   const std::vector<int>& parent = model.dof_parent;
@@ -78,10 +76,19 @@ void factor_mass_matrix(const Model& model, Data& data) {
     for (int i = parent[k]; i != -1; i = parent[i]) h(k, i) = h(i, k);
 }
 
-void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x) {
-  if (x.size() != model.nv)
-    throw InvalidArgument("right-hand side has " + std::to_string(x.size()) + " numbers, the model needs " +
-                          std::to_string(model.nv));
+void detail::add_mass_matrix_product(const Model& model, const Data& data, const double* a, double* out) {
+  // M(j, i), j above i, is read from the upper triangle: column i, contiguous.
+  const MatX& mass_matrix = data.mass_matrix;
+  for (int i = 0; i < model.nv; ++i) {
+    out[i] += mass_matrix(i, i) * a[i];
+    for (int j = model.dof_parent[i]; j != -1; j = model.dof_parent[j]) {
+      out[i] += mass_matrix(j, i) * a[j];
+      out[j] += mass_matrix(j, i) * a[i];
+    }
+  }
+}
+
+void detail::solve_mass_matrix(const Model& model, const Data& data, double* x) {
   const MatX& l = data.mass_matrix_factor;
   const std::vector<int>& parent = model.dof_parent;
   // L_ij is read as its upper copy l(j, i): down column i, contiguous.
@@ -98,6 +105,31 @@ void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x)
     for (int j = parent[i]; j != -1; j = parent[j]) xi -= l(j, i) * x[j];
     x[i] = xi;
   }
+}
+
+void add_mass_matrix_product(const Model& model, const Data& data, const Eigen::Ref<const VecX>& a,
+                             Eigen::Ref<VecX> out) {
+  check_data(model, data, "add_mass_matrix_product");
+  check_vector(a, model.nv, "a");
+  if (out.size() != model.nv)
+    throw InvalidArgument("add_mass_matrix_product: out has " + std::to_string(out.size()) +
+                          " numbers, the model needs " + std::to_string(model.nv));
+  if (out.innerStride() != 1) throw InvalidArgument("add_mass_matrix_product: out must be contiguous");
+  detail::add_mass_matrix_product(model, data, a.data(), out.data());
+}
+
+void factor_mass_matrix(const Model& model, Data& data) {
+  check_data(model, data, "factor_mass_matrix");
+  detail::factor_mass_matrix(model, data);
+}
+
+void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x) {
+  check_data(model, data, "solve_mass_matrix");
+  if (x.size() != model.nv)
+    throw InvalidArgument("right-hand side has " + std::to_string(x.size()) + " numbers, the model needs " +
+                          std::to_string(model.nv));
+  if (x.innerStride() != 1) throw InvalidArgument("solve_mass_matrix: the right-hand side must be contiguous");
+  detail::solve_mass_matrix(model, data, x.data());
 }
 
 }  // namespace mechdyn

@@ -2,6 +2,8 @@
 // M q̈ + h + τ_f(N(q̈), v) = τ_d (EC §4.1, eq. 53) by fixed-point iteration on τ_f, with
 // the stick set of the switching models. See friction/forward_dynamics_with_friction.hpp.
 //
+// The kinematics stage runs once, at (q, v); each iteration only redoes its acceleration
+// level (forward_kinematics_accelerations) for the reactions.
 // Reads: Model, data.friction_state (LuGre). Writes: data.ddq, data.friction_effort,
 // data.friction_state_rate, data.joint_stuck, data.tau_with_friction, data.tau, the
 // reactions, the decomposition, data.mass_matrix, data.bias_force, the friction scratch
@@ -11,8 +13,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
-#include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/friction/friction_models.hpp"
@@ -28,9 +30,11 @@ double sign_of(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                            const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& tau,
                                            const FrictionSolverOptions& options) {
+  check_data(model, data, "forward_dynamics_with_friction");
   check_state(model, q, &v, &tau, "tau");
-  explicit_mass_matrix(model, data, q);  // M (EJ eqs. 30–37)
-  explicit_bias_force(model, data, q, v);  // h (EC eqs. 21–22)
+  forward_kinematics(model, data, q, v);             // the stage, once: every iteration reads it
+  crba_from_kinematics(model, data);                 // M (EJ eqs. 30–37: the world-frame CRBA)
+  explicit_bias_force_from_kinematics(model, data);  // h (EC eqs. 21–22)
   const int n = model.num_bodies();
   VecX& friction = data.friction_effort;
   VecX& direction = data.friction_direction;  // slip direction of joints released from rest
@@ -62,7 +66,8 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
     data.friction_factor.solveInPlace(data.ddq);
 
     // Normal loads at this acceleration (Algorithm 1 lines 6–7), then the friction (line 8).
-    joint_reactions(model, data, q, v, data.ddq);  // data.tau = M q̈ + h
+    forward_kinematics_accelerations(model, data, data.ddq);  // only the acceleration level changes
+    joint_reactions_from_kinematics(model, data);              // data.tau = M q̈ + h
     joint_load_decomposition(model, data);
     data.friction_previous = friction;
     bool stick_set_changed = false;

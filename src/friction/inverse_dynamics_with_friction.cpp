@@ -10,6 +10,7 @@
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/friction/friction_models.hpp"
 #include "mechdyn/friction/joint_load_decomposition.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -23,6 +24,14 @@ const VecX& inverse_dynamics_with_friction(const Model& model, Data& data, const
                                            const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a,
                                            LuGreEvaluation lugre) {
   joint_reactions(model, data, q, v, a);  // Algorithm 1 line 4, eq. (17): reactions and data.tau = M a + h
+  return friction_from_reactions(model, data, v, a, lugre);
+}
+
+const VecX& friction_from_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& v,
+                                    const Eigen::Ref<const VecX>& a, LuGreEvaluation lugre) {
+  check_data(model, data, "friction_from_reactions");
+  check_vector(v, model.nv, "v");
+  check_vector(a, model.nv, "a");
   joint_load_decomposition(model, data);  // lines 6–7: eqs. (39), (44), (46), (47)
   data.friction_effort.setZero();
   data.friction_state_rate.setZero();

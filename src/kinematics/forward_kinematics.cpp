@@ -1,10 +1,8 @@
 // Forward kinematics in natural frames (EC §2.1, eqs. 1–10). See the header.
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 
-#include <string>
-
-#include "mechdyn/errors.hpp"
 #include "../model/joint_dispatch.hpp"
+#include "kinematics_stage.hpp"
 
 namespace mechdyn {
 
@@ -75,60 +73,57 @@ void accelerations(const Model& model, const Data& data, const double* a, Aligne
   }
 }
 
-void check_vector(const Eigen::Ref<const VecX>& x, Eigen::Index size, const char* name) {
-  if (x.size() != size)
-    throw InvalidArgument(std::string(name) + " has " + std::to_string(x.size()) + " numbers, the model needs " +
-                          std::to_string(size));
-  // x·0 is 0 for every finite x and NaN for ±inf or NaN: one pass, exact, no branch per
-  // number (two accumulators; a plain loop beats Eigen's reduction set-up at these sizes).
-  const double* p = x.data();
-  double even = 0.0, odd = 0.0;
-  Eigen::Index pair = 0;
-  for (; pair + 1 < size; pair += 2) {
-    even += p[pair] * 0.0;
-    odd += p[pair + 1] * 0.0;
-  }
-  if (pair < size) even += p[pair] * 0.0;  // the last number of an odd size
-  if (even + odd == 0.0) return;
-  for (Eigen::Index k = 0; k < x.size(); ++k) {
-    if (!std::isfinite(x[k]))
-      throw InvalidArgument(std::string(name) + "[" + std::to_string(k) + "] is not finite");
+}  // namespace
+
+void detail::kinematics_stage(const Model& model, Data& data, const double* q, const double* v, const double* a) {
+  if (a != nullptr) {
+    kinematics<2>(model, data, q, v, a);
+    data.kinematics_level = 2;
+  } else if (v != nullptr) {
+    kinematics<1>(model, data, q, v, nullptr);
+    data.kinematics_level = 1;
+  } else {
+    kinematics<0>(model, data, q, nullptr, nullptr);
+    data.kinematics_level = 0;
   }
 }
 
-}  // namespace
-
-void check_state(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* v,
-                 const Eigen::Ref<const VecX>* a, const char* a_name) {
-  check_vector(q, model.nq, "q");
-  if (v != nullptr) check_vector(*v, model.nv, "v");
-  if (a != nullptr) check_vector(*a, model.nv, a_name);
+void detail::bias_accelerations(const Model& model, Data& data) {
+  accelerations(model, data, nullptr, data.bias_acceleration);
 }
 
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
-  kinematics<0>(model, data, q.data(), nullptr, nullptr);
-  data.kinematics_level = 0;
+  check_data(model, data, "forward_kinematics");
+  check_state(model, q);
+  detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
 }
 
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& v) {
-  kinematics<1>(model, data, q.data(), v.data(), nullptr);
-  data.kinematics_level = 1;
+  check_data(model, data, "forward_kinematics");
+  check_state(model, q, &v);
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);
 }
 
 void forward_kinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
-  kinematics<2>(model, data, q.data(), v.data(), a.data());
-  data.kinematics_level = 2;
+  check_data(model, data, "forward_kinematics");
+  check_state(model, q, &v, &a);
+  detail::kinematics_stage(model, data, q.data(), v.data(), a.data());
 }
 
 void forward_kinematics_accelerations(const Model& model, Data& data, const Eigen::Ref<const VecX>& a) {
+  check_data(model, data, "forward_kinematics_accelerations");
+  check_kinematics(data, 1, "forward_kinematics_accelerations");
+  check_vector(a, model.nv, "a");
   accelerations(model, data, a.data(), data.acceleration);
   data.kinematics_level = 2;
 }
 
 void forward_kinematics_bias_accelerations(const Model& model, Data& data) {
-  accelerations(model, data, nullptr, data.bias_acceleration);
+  check_data(model, data, "forward_kinematics_bias_accelerations");
+  check_kinematics(data, 1, "forward_kinematics_bias_accelerations");
+  detail::bias_accelerations(model, data);
 }
 
 }  // namespace mechdyn

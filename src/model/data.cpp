@@ -23,6 +23,7 @@ Data::Data(const Model& model) {
   local_motion_axis.assign(static_cast<std::size_t>(nv), Vec6::Zero());
   local_velocity.assign(n, Vec6::Zero());
   local_acceleration.assign(n, Vec6::Zero());
+  rnea_world_rotation.assign(n, Mat3::Identity());
 
   mass_matrix = MatX::Zero(nv, nv);
   bias_force = VecX::Zero(nv);
@@ -88,6 +89,7 @@ Data::Data(const Model& model) {
 
   mass_matrix_factor = MatX::Zero(nv, nv);
   work = VecX::Zero(nv);
+  zeros = VecX::Zero(nv);
 
   // ==== joint friction — begin ====
   constraint_torque = VecX::Zero(static_cast<Eigen::Index>(n));

@@ -18,16 +18,14 @@
 // Cost O(rows + n · depth). Allocates nothing.
 #pragma once
 
+#include "mechdyn/constraints/loop_rows.hpp"
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn {
 
-/// data.loop_row_wrench_a / _b at the configuration of data's kinematics (run
-/// forward_kinematics or loop_closure first).
-void loop_row_wrenches(const Model& model, Data& data);
-
 /// From data.loop_multiplier: data.cut_wrench_a/_b, cut_point, cut_force, cut_torque.
-/// Computes the row wrenches itself (needs data's kinematics at q).
+/// Computes the rows' unit wrenches itself (loop_row_wrenches, constraints/loop_rows.hpp)
+/// on the position stage in Data.
 void cut_joint_wrenches(const Model& model, Data& data);
 
 /// Joint reactions of the closed chain: joint_reactions(q, v, a) with the cut-joint
@@ -37,5 +35,9 @@ void cut_joint_wrenches(const Model& model, Data& data);
 /// wrench): the effort each joint transmits about its axes (zero at ideal passive joints).
 void closed_chain_joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                   const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a);
+
+/// The same on the acceleration stage in Data (forward_kinematics(q, v, a)); reads and
+/// writes what joint_reactions_from_kinematics does, and data.cut_subtree_wrench.
+void closed_chain_joint_reactions_from_kinematics(const Model& model, Data& data);
 
 }  // namespace mechdyn

@@ -21,8 +21,13 @@
 
 namespace mechdyn {
 
-/// Φ(q) into data.loop_residual and J(q) into data.loop_jacobian. Runs the position
-/// kinematics itself. Allocates nothing.
+/// Φ(q) into data.loop_residual and J(q) into data.loop_jacobian (and the rows' unit
+/// wrenches, loop_rows.hpp). Runs forward_kinematics(q) itself. Allocates nothing.
 void loop_closure(const Model& model, Data& data, const Eigen::Ref<const VecX>& q);
+
+/// Φ and J on the position stage in Data (forward_kinematics(q) or any overload).
+/// Reads data.rotation, data.position, data.motion_axis. Writes data.loop_residual,
+/// data.loop_jacobian and the unit wrenches data.loop_row_wrench_a / _b.
+void loop_closure_from_kinematics(const Model& model, Data& data);
 
 }  // namespace mechdyn

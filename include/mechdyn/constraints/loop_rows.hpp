@@ -28,20 +28,20 @@
 // J̇ v per family (exact, from the q̈ = 0 accelerations; no finite differences):
 //   point:     a_p = a_O + α × p + ω × v_p;   direction: d̈ = α × d + ω × (ω × d)
 //   x · y:     ẍ · y + 2 ẋ · ẏ + x · ÿ;       e: ½ Σ (ä_i × b_i + 2 ȧ_i × ḃ_i + a_i × b̈_i)
-// Adding a loop type = a LoopType (model/model.hpp) and its case in loop_rows.cpp.
+// Adding a loop type = a LoopType with its name and row count (model/model.hpp,
+// src/model/model.cpp) and its case in src/constraints/loop_rows.cpp.
 #pragma once
 
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn {
 
-/// For every cut joint at the position kinematics in Data (forward_kinematics(q) or any
-/// overload): φ into data.loop_residual and the unit wrenches into data.loop_row_wrench_a,
-/// data.loop_row_wrench_b (model.num_loop_rows each, world, about the world origin).
-/// With `with_bias`, also J̇ v into data.loop_bias, reading data.velocity and
-/// data.bias_acceleration (forward_kinematics(q, v) and forward_kinematics_bias_accelerations).
-/// No checks (see loop_closure, loop_bias_acceleration). Allocates nothing.
-void evaluate_loop_rows(const Model& model, Data& data, bool with_bias);
+/// The rows' unit wrenches W_a,r, W_b,r into data.loop_row_wrench_a / _b (and their
+/// residuals into data.loop_residual) at the position stage in Data
+/// (forward_kinematics(q) or any overload): model.num_loop_rows each, world, about the
+/// world origin — the constraint wrench basis of each cut joint (the reciprocal screws
+/// of its freedoms). Reads data.rotation, data.position. Allocates nothing.
+void loop_row_wrenches(const Model& model, Data& data);
 
 /// A fixed orthonormal pair (t1, t2) perpendicular to the unit vector n.
 void perpendicular_pair(const Vec3& n, Vec3& t1, Vec3& t2);

@@ -5,6 +5,7 @@
 // subtree uL are the sums over l ∈ uL of each body's inertial wrench minus gravity,
 // taken about the joint's origin; the driving effort is their projection on the
 // motion axes (n_uᵀ τ_{uL} or n_uᵀ f_{uL}, eq. 17), the rest is the constraint part.
+// The explicit bias h(q, q̇) is this iteration at a = 0 (dynamics/explicit_bias.hpp).
 #pragma once
 
 #include "mechdyn/model/data.hpp"
@@ -13,9 +14,23 @@ namespace mechdyn {
 
 /// Reaction wrench of every joint (parent on child; world frame; torque about the
 /// child's frame origin) into data.reaction_force / data.reaction_torque, and the
-/// joint efforts Sᵀ (projection on the motion axes) into data.tau.
-/// Runs the kinematics itself. Allocates nothing.
+/// joint efforts Sᵀ W (projection on the motion axes, = M a + h) into data.tau.
+/// Runs forward_kinematics(q, v, a), then joint_reactions_from_kinematics.
+/// Allocates nothing.
 void joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a);
+
+/// The iteration alone, on the acceleration stage in Data (forward_kinematics(q, v, a) or
+/// forward_kinematics_accelerations). Reads data.velocity, data.acceleration,
+/// data.com_position, data.inertia_world, data.position, data.motion_axis. Writes
+/// data.subtree_force, data.reaction_force, data.reaction_torque, data.tau.
+void joint_reactions_from_kinematics(const Model& model, Data& data);
+
+/// The backward iteration itself (EC eq. 17) for the body accelerations `acceleration`
+/// (world origin, per body; data.acceleration or data.bias_acceleration): each body's
+/// inertial wrench minus gravity, W_l = [c × f + J α + ω × J ω; f], f = m (a_c − g),
+/// summed over each subtree into data.subtree_force (about the world origin). Reads
+/// data.velocity, data.com_position, data.inertia_world. No checks.
+void subtree_wrenches(const Model& model, Data& data, const AlignedVector<Vec6>& acceleration);
 
 }  // namespace mechdyn

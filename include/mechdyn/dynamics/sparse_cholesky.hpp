@@ -9,6 +9,12 @@
 
 namespace mechdyn {
 
+/// out += M a with the ancestor pattern of data.mass_matrix (M_ij ≠ 0 only when one of
+/// i, j is an ancestor of the other): O(Σ depth) products instead of nv². Reads
+/// data.mass_matrix (its upper triangle). No allocation.
+void add_mass_matrix_product(const Model& model, const Data& data, const Eigen::Ref<const VecX>& a,
+                             Eigen::Ref<VecX> out);
+
 /// Factors data.mass_matrix (symmetric, both triangles filled, as every mass-matrix
 /// algorithm leaves it) into data.mass_matrix_factor. Throws SolverError naming
 /// the velocity coordinate when M is not positive definite. No allocation.

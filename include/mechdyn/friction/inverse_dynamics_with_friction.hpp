@@ -24,10 +24,19 @@ enum class LuGreEvaluation {
 
 /// Writes data.tau (M a + h), the reactions, the load decomposition, data.friction_effort
 /// and data.tau_with_friction (returned). With LuGreEvaluation::State also
-/// data.friction_state_rate (ż of the LuGre joints).
+/// data.friction_state_rate (ż of the LuGre joints). Runs joint_reactions(q, v, a) (the
+/// kinematics stage included), then friction_from_reactions. Reads data.friction_state.
 const VecX& inverse_dynamics_with_friction(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                            const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a,
                                            LuGreEvaluation lugre = LuGreEvaluation::State);
+
+/// Steps 2–4 on the reactions already in Data (joint_reactions or
+/// joint_reactions_from_kinematics at the same q, v, a): reads data.reaction_force,
+/// data.reaction_torque, data.motion_axis, data.tau, data.friction_state; writes the
+/// load decomposition, data.friction_effort, data.friction_state_rate (State),
+/// data.tau_with_friction (returned).
+const VecX& friction_from_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& v,
+                                    const Eigen::Ref<const VecX>& a, LuGreEvaluation lugre = LuGreEvaluation::State);
 
 /// True when any joint of the model has friction.
 bool has_joint_friction(const Model& model);

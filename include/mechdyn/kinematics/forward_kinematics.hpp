@@ -11,6 +11,7 @@
 // Cost: O(n). Reads the Model; writes Data's kinematics block. Allocates nothing.
 #pragma once
 
+#include "mechdyn/model/checks.hpp"  // check_state (declared here before)
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/model/model.hpp"
 
@@ -35,9 +36,5 @@ void forward_kinematics_accelerations(const Model& model, Data& data, const Eige
 /// data.bias_acceleration (the velocity-product terms that the explicit bias and the
 /// closure's J̇ v read). Reads data.joint_bias.
 void forward_kinematics_bias_accelerations(const Model& model, Data& data);
-
-/// Throws InvalidArgument unless q, v (and a) have the model's sizes and are finite.
-void check_state(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>* v = nullptr,
-                 const Eigen::Ref<const VecX>* a = nullptr, const char* a_name = "a");
 
 }  // namespace mechdyn

@@ -50,8 +50,9 @@ struct Data {
   std::vector<Vec3> reaction_torque;  // τ_{uL}: torque about body u's frame origin (world)
 
   // ---- scratch of the explicit method ----------------------------------------
-  std::vector<SpatialInertia> subtree_inertia;  // Σ_{l∈uL} of m_l, m_l r_{lI}, J_l − m_l r̃_{lI}² (about world origin)
-  AlignedVector<Vec6> subtree_force;            // Σ_{l∈uL} of body wrenches, about the world origin
+  std::vector<SpatialInertia> subtree_inertia;  // Σ_{l∈uL} m_l and Σ m_l r_{lI} (explicit gravity; rotational block unused)
+  AlignedVector<Vec6> subtree_force;            // W_u = Σ_{l∈uL} of body wrenches minus gravity, about the world origin
+                                                // (the reaction iteration: joint_reactions, explicit_bias_force)
 
   // ---- body-frame kinematics (dynamics/rnea.hpp) --------------------------------
   // Body coordinates: body l's natural-frame axes, spatial vectors at its frame origin.
@@ -60,6 +61,8 @@ struct Data {
   AlignedVector<Vec6> local_motion_axis;    // per velocity coordinate: S in body coordinates
   AlignedVector<Vec6> local_velocity;       // v_l in body coordinates
   AlignedVector<Vec6> local_acceleration;   // a_l − a_g in body coordinates (gravity as a base acceleration)
+  std::vector<Mat3> rnea_world_rotation;    // Q^i_l, only for bodies with model.needs_world_rotation (RNEA's own,
+                                            // so that RNEA leaves the kinematics stage untouched)
 
   // ---- scratch of the recursive algorithms ----------------------------------
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
@@ -107,6 +110,7 @@ struct Data {
   // ---- sparse factorisation M = Lᵀ D L (dynamics/sparse_cholesky.hpp) ---------
   MatX mass_matrix_factor;  // L (strict lower, unit diagonal implied) and D on the diagonal
   VecX work;                // nv scratch
+  VecX zeros;               // nv zeros, never written: the v = 0, a = 0 arguments of internal calls
 
   // ==== joint friction (friction/*.hpp; docs/friction.md) — begin =================
   // Joint load decomposition (friction/joint_load_decomposition.hpp), per body u, from

@@ -1,0 +1,20 @@
+// Private to src: the dynamics algorithms on the kinematics stage WITHOUT their input
+// checks, for public functions that have checked their inputs already (each public
+// function checks once, under its own name: model/checks.hpp). The public forms and what
+// each reads and writes: dynamics/crba.hpp, explicit_bias.hpp, joint_reactions.hpp,
+// aba.hpp. Not installed.
+#pragma once
+
+#include "mechdyn/model/data.hpp"
+
+namespace mechdyn::detail {
+
+const MatX& composite_rigid_body(const Model& model, Data& data);             // crba_from_kinematics
+const VecX& explicit_bias_from_stage(const Model& model, Data& data);         // explicit_bias_force_from_kinematics
+void reactions_from_stage(const Model& model, Data& data);                    // joint_reactions_from_kinematics
+const VecX& articulated_body(const Model& model, Data& data, const double* tau);  // aba_from_kinematics
+void add_mass_matrix_product(const Model& model, const Data& data, const double* a, double* out);
+void factor_mass_matrix(const Model& model, Data& data);
+void solve_mass_matrix(const Model& model, const Data& data, double* x);
+
+}  // namespace mechdyn::detail
