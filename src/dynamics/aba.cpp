@@ -35,6 +35,7 @@
 
 #include "../kinematics/kinematics_stage.hpp"
 #include "dynamics_stages.hpp"
+#include "mechdyn/errors.hpp"
 #include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
