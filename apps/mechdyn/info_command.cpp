@@ -67,6 +67,26 @@ std::string closure_analysis(const Model& model) {
   return out.str();
 }
 
+// One line per flexible body (flexible/flexible_beam.hpp).
+std::string flexible_summary(const Model& model) {
+  if (!has_flexible_bodies(model)) return "";
+  std::ostringstream out;
+  out << "\nflexible bodies (beams; elastic coordinates after the rigid ones)\n";
+  for (const Body& b : model.bodies) {
+    if (!b.flexible) continue;
+    const FlexibleBeam& f = *b.flexible;
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "  %s: length %g m along %s, %d elements, %d elastic coordinates%s, beam mass %g kg, "
+                  "geometric stiffening %s\n",
+                  b.name.c_str(), f.length, vec3_text(f.direction).c_str(), f.elements, f.num_elastic(),
+                  f.modes > 0 ? " (modal)" : "", f.material.density * f.section.area * f.length,
+                  f.geometric_stiffening ? "on" : "off");
+    out << line;
+  }
+  return out.str();
+}
+
 std::string run_info(const std::string& model_path) {
   const Model model = load_model(model_path);
   std::ostringstream out;
@@ -113,7 +133,10 @@ std::string run_info(const std::string& model_path) {
         << vec3_text(loop.b.point) << " (" << loop_rows(loop.type) << " rows from "
         << model.loop_row_index[static_cast<std::size_t>(&loop - model.loops.data())] << ")\n";
   }
-  if (!model.loops.empty()) out << closure_analysis(model);
+  if (!model.loops.empty() && !has_flexible_bodies(model)) out << closure_analysis(model);
+  if (!model.loops.empty() && has_flexible_bodies(model))
+    out << "  closure analysis: not yet for models with flexible bodies\n";
+  out << flexible_summary(model);
   out << "\nmarkers";
   if (model.markers.empty()) out << " (none)\n";
   else out << "\n";

@@ -5,6 +5,7 @@
 namespace mechdyn {
 
 Data::Data(const Model& model) {
+  require_rigid_bodies(model, "model '" + model.name + "'", "mechdyn::Data (the rigid-body algorithms)");
   const std::size_t n = static_cast<std::size_t>(model.num_bodies());
   const Eigen::Index nv = model.nv;
   rotation.assign(n, Mat3::Identity());
