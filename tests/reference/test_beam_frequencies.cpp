@@ -210,3 +210,55 @@ TEST(BeamFrequencies, FloatingFrameBodyHasTheFreeFreeFrequencies) {
 
 }  // namespace
 }  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// Free–free frequencies of one FFR body (frame + elastic coordinates, stiffness diag(0, K)).
+std::vector<double> free_free(const FlexibleBody& body) {
+  FlexibleBodyData data(body);
+  ffr_mass_matrix(body, data, VecX::Zero(body.num_elastic));
+  const int size = 6 + body.num_elastic;
+  MatX k = MatX::Zero(size, size);
+  k.bottomRightCorner(body.num_elastic, body.num_elastic) = body.stiffness;
+  std::vector<int> all(size);
+  for (int i = 0; i < size; ++i) all[i] = i;
+  return frequencies(k, data.mass_matrix, all, 1e-3);
+}
+
+// Catches: a modal projection of the invariants that loses the frame–deformation coupling
+// (S̄ Φ, F Φ, J_θ Φ). A body reduced to its k lowest CLAMPED modes and left free must still
+// give the free–free frequencies of the full model (Ritz: from above, better with k); the
+// clamped modes themselves are exact, Φᵀ K Φ = diag(ω²), Φᵀ M Φ = 1.
+TEST(BeamFrequencies, ModalReductionKeepsTheLowestFrequencies) {
+  FlexibleBeam beam = slender_beam(8);
+  beam.direction = Vec3(1, 2, 2) / 3.0;
+  beam.section_y = Vec3(2, 1, -2) / 3.0;
+  beam.section = {1e-3, 2e-8, 5e-8, 4e-8};
+  const std::vector<double> full = free_free(make_flexible_body(beam));
+  std::printf("free-free FFR body, 8 elements: lowest frequencies (rad/s), full and reduced to k clamped modes\n");
+  std::printf("  full        %9.4f %9.4f %9.4f %9.4f\n", full[0], full[1], full[2], full[3]);
+  double previous_error = 1.0;
+  for (int k : {4, 8, 16}) {
+    beam.modes = k;
+    const FlexibleBody body = make_flexible_body(beam);
+    EXPECT_LT((body.elastic_mass - MatX::Identity(k, k)).cwiseAbs().maxCoeff(), 1e-10);
+    MatX diagonal = MatX::Zero(k, k);
+    for (int i = 0; i < k; ++i) diagonal(i, i) = body.modal_frequencies(i) * body.modal_frequencies(i);
+    EXPECT_LT((body.stiffness - diagonal).cwiseAbs().maxCoeff(), 1e-9 * diagonal.maxCoeff());
+    const std::vector<double> reduced = free_free(body);
+    std::printf("  k = %2d      %9.4f %9.4f %9.4f %9.4f\n", k, reduced[0], reduced[1], reduced[2],
+                reduced.size() > 3 ? reduced[3] : NAN);
+    double error = 0.0;
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_GE(reduced[i], full[i] * (1 - 1e-12)) << "Ritz from above, k " << k;
+      error = std::max(error, reduced[i] / full[i] - 1);
+    }
+    EXPECT_LT(error, previous_error) << "better with more modes, k " << k;
+    previous_error = error;
+  }
+  EXPECT_LT(previous_error, 1e-3);
+}
+
+}  // namespace
+}  // namespace mechdyn

@@ -16,7 +16,8 @@
 // and a root search of the 2 x 2 boundary determinant in μ.
 // Southwell: ω² = ω₀² + K Ω²; the first-order coefficient of the first mode is
 // K₁ = ∫ ½ (1 − x²) φ'² dx / ∫ φ² dx = 1.19334 for the clamped–free mode φ (Rayleigh
-// quotient, computed in test_spinning_beam's Southwell test below); lag: K₁ − 1.
+// quotient, computed in tests/reference/test_geometric_stiffness.cpp; here the Frobenius
+// solution's slope at λ = 0.05 is checked against it); lag: K₁ − 1.
 //
 // FFR model under test: M_ee ë + G ė + (K + K_G + K_Ω) e = f, with K_Ω = ∂Q_v/∂e and
 // G = ∂Q_v/∂ė from the library's quadratic velocity vector at ω = Ω z, v = 0 (exact by
