@@ -95,7 +95,8 @@ std::string run_info(const std::string& model_path) {
   out << "nv         " << model.nv << "\n";
   out << "gravity    " << vec3_text(model.gravity) << " m/s^2\n";
   double total_mass = 0.0;
-  for (const Body& b : model.bodies) total_mass += b.mass;
+  for (const Body& b : model.bodies)  // a flexible body: its welded part and the beam
+    total_mass += b.mass + (b.flexible ? b.flexible->material.density * b.flexible->section.area * b.flexible->length : 0.0);
   char line[512];
   std::snprintf(line, sizeof line, "total mass %g kg\n\n", total_mass);
   out << line;

@@ -107,23 +107,26 @@ double rest_frequency(const FlexibleBody& body) {
 // Eigenvalues of the linearised spinning beam (Ω > 0: at Ω = 0 flap and lag are degenerate
 // and cannot be told apart); each mode classified as flap (z DOFs w, θy dominate), lag (y
 // DOFs v, θz) or other (axial, torsion).
-Spectrum spin(const FlexibleBody& body, double omega) {
+// With a hub of radius R the frame origin (the beam's root) circles the hub axis: in body
+// components its velocity is v = ω × R x and its acceleration a_0 = ω × (ω × R x).
+Spectrum spin(const FlexibleBody& body, double omega, double hub_radius = 0.0) {
   FlexibleBodyData data(body);
   const int ne = body.num_elastic;
-  const Vec3 w(0, 0, omega), zero3 = Vec3::Zero();
+  const Vec3 w(0, 0, omega), zero3 = Vec3::Zero(), root(hub_radius, 0, 0);
+  const Vec3 v = w.cross(root), a0 = w.cross(w.cross(root));
   const VecX zero = VecX::Zero(ne);
-  ffr_quadratic_velocity(body, data, zero, w, zero3, zero);
+  ffr_quadratic_velocity(body, data, zero, w, v, zero);
   const VecX base = data.quadratic_velocity.tail(ne);
   MatX centrifugal(ne, ne), gyroscopic(ne, ne);
   for (int j = 0; j < ne; ++j) {
     VecX unit = VecX::Zero(ne);
     unit(j) = 1.0;
-    ffr_quadratic_velocity(body, data, unit, w, zero3, zero);
+    ffr_quadratic_velocity(body, data, unit, w, v, zero);
     centrifugal.col(j) = data.quadratic_velocity.tail(ne) - base;
-    ffr_quadratic_velocity(body, data, zero, w, zero3, unit);
+    ffr_quadratic_velocity(body, data, zero, w, v, unit);
     gyroscopic.col(j) = data.quadratic_velocity.tail(ne) - base;
   }
-  ffr_geometric_stiffness(body, data, w, zero3, zero3);
+  ffr_geometric_stiffness(body, data, w, a0, zero3);
   const MatX stiffness = body.stiffness + data.geometric_stiffness + centrifugal;
   const MatX mass_inverse = body.elastic_mass.inverse();
   MatX a = MatX::Zero(2 * ne, 2 * ne);
@@ -211,6 +214,24 @@ TEST(SpinningBeam, SouthwellCoefficients) {
     EXPECT_NEAR(flap, southwell_exact, tolerance) << n << " elements";
     EXPECT_NEAR(lag, southwell_exact - 1.0, tolerance) << n << " elements";
   }
+}
+
+// Catches: the frame's own motion (v = ω × R x, a_0) left out of Q_v or K_G. A hub of
+// radius R adds the axial force ρA Ω² R (L − s), so the first-order coefficient becomes
+// K₁ + (R/L) K_R with K_R = ∫ (1 − x) φ'² dx / ∫ φ² dx = 1.5708782 (the hanging-beam quotient,
+// tests/reference/test_geometric_stiffness.cpp): 1.97878 for R = L/2; lag: one less.
+TEST(SpinningBeam, HubRadiusAddsItsSouthwellTerm) {
+  const double lambda = 0.05, radius = 0.5 * kLength;
+  const double exact = 1.1933364 + 0.5 * 1.5708782;
+  const FlexibleBody body = make_flexible_body(spinning_beam(8, true));
+  const double mu0 = rest_frequency(body);
+  const Spectrum s = spin(body, lambda * kOmega0Scale, radius);
+  const double flap = (s.flap[0] * s.flap[0] - mu0 * mu0) / (lambda * lambda);
+  const double lag = (s.lag[0] * s.lag[0] - mu0 * mu0) / (lambda * lambda);
+  std::printf("hub radius L/2, 8 elements: flap K %.5f, lag K %.5f (first order %.5f, %.5f)\n", flap, lag, exact,
+              exact - 1);
+  EXPECT_NEAR(flap, exact, 1e-3);
+  EXPECT_NEAR(lag, exact - 1.0, 1e-3);
 }
 
 // The alternative the library does NOT use (docs/flexible-bodies.md "Geometric
