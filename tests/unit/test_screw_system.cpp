@@ -1,6 +1,10 @@
 // Rank, span and reciprocal system of sets of screws (screw/screw_system.hpp), against the
 // closed-form reciprocal systems of the lower pairs and the paper's UPU limb; unit and
 // origin independence of the rank decisions; no allocation.
+// clang-format off
+#include "no_malloc_probe.hpp"  // first: defines EIGEN_RUNTIME_NO_MALLOC
+// clang-format on
+
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
@@ -10,7 +14,6 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/skew.hpp"
 #include "mechdyn/screw/screw.hpp"
-#include "no_malloc_probe.hpp"  // first: defines EIGEN_RUNTIME_NO_MALLOC
 
 namespace mechdyn {
 namespace {
