@@ -6,10 +6,12 @@
 //   lie_bracket.hpp      Lie bracket of twists and its dual on wrenches
 //   screw_axis.hpp       pitch, axis and magnitude
 //   screw_system.hpp     rank, span and reciprocal system of a set of screws
+//   screw_description.hpp  a screw in words (reports)
 #pragma once
 
 #include "mechdyn/screw/lie_bracket.hpp"
 #include "mechdyn/screw/screw_axis.hpp"
+#include "mechdyn/screw/screw_description.hpp"
 #include "mechdyn/screw/screw_system.hpp"
 #include "mechdyn/screw/screw_transform.hpp"
 #include "mechdyn/screw/twist_wrench.hpp"
