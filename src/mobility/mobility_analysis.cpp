@@ -51,10 +51,13 @@ std::vector<MatX> body_twist_jacobians(const Model& model, const Data& data) {
   return out;
 }
 
-// Velocities of every joint point, as a point of each body it joins (3 rows per pair):
-// tree joint i at its frame origin (bodies i and its parent), cut joint at p_a and p_b
-// (bodies a and b). An idle motion makes all of them zero.
-MatX joint_point_velocities(const Model& model, const Data& data, const std::vector<MatX>& twists) {
+// Velocities of every joint point, as a point of each body it joins (3 rows per pair): tree
+// joint i at its frame origin (bodies i and its parent), cut joint at p_a and p_b (bodies a
+// and b). An idle motion makes all of them zero. A body with fewer than two distinct joint
+// points (a leaf, or one held at a single point) also gets two points at distance L off its
+// joint point, so that in an idle motion it does not move at all: its spin about its own
+// joint is its joint's motion, not an idle freedom.
+MatX joint_point_velocities(const Model& model, const Data& data, const std::vector<MatX>& twists, double length) {
   std::vector<std::pair<int, Vec3>> pairs;
   for (int i = 0; i < model.num_bodies(); ++i) {
     pairs.push_back({i, data.position[i]});
@@ -65,6 +68,24 @@ MatX joint_point_velocities(const Model& model, const Data& data, const std::vec
       const Vec3 point = point_position(data, at);
       for (int body : {loop.a.body, loop.b.body})
         if (body != kGround) pairs.push_back({body, point});
+    }
+  }
+  const std::size_t joint_pairs = pairs.size();
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Vec3* first = nullptr;
+    bool two = false;
+    for (std::size_t i = 0; i < joint_pairs && !two; ++i) {
+      if (pairs[i].first != b) continue;
+      if (!first)
+        first = &pairs[i].second;
+      else if ((pairs[i].second - *first).norm() > 1e-9 * length)
+        two = true;
+    }
+    if (!two) {
+      const Vec3 x = first ? *first : data.position[b];
+      pairs.push_back({b, Vec3(x + length * Vec3::UnitX())});
+      pairs.push_back({b, Vec3(x + length * Vec3::UnitY())});
+      pairs.push_back({b, Vec3(x + length * Vec3::UnitZ())});
     }
   }
   MatX out(3 * pairs.size(), model.nv);
@@ -171,7 +192,8 @@ MobilityReport analyze_mobility(const Model& model, const Eigen::Ref<const VecX>
 
   // Idle freedoms: motions that move no joint point.
   const std::vector<MatX> twists = body_twist_jacobians(model, data);
-  const MatX point_velocities = joint_point_velocities(model, data, twists) * scaled.column_scale.asDiagonal();
+  const MatX point_velocities =
+      joint_point_velocities(model, data, twists, report.scale.length) * scaled.column_scale.asDiagonal();
   report.idle_freedoms = report.dof - rank_and_null_space(point_velocities * closure.null_space, tolerance).rank;
   report.locked_idle_freedoms =
       report.locked_mobility - rank_and_null_space(point_velocities * locked_motions, tolerance).rank;

@@ -161,6 +161,52 @@ TEST(MobilityMechanisms, SpatialRssr) {
   EXPECT_FALSE(two.singular_actuation);
 }
 
+// Idle freedoms. A 6-SPS platform: GK = 6 (13 − 18) + 6 · 7 = 12 = dof, of which 6 are the
+// legs spinning about their own axes (each leg turns about the line through its two ball
+// centres): locking the 6 legs leaves exactly those 6, so the actuation is not singular. A
+// serial arm has no idle freedom (a leaf link's spin is its joint's motion). A passive link
+// hanging from the four-bar's coupler is uncontrolled: locking the crank leaves it free, so
+// the actuation is singular; actuated, it is controlled. Catches: idle spins taken for
+// singular actuation, or a dangling passive link taken for an idle spin.
+TEST(MobilityMechanisms, IdleFreedomsAndUncontrolledLinks) {
+  const MobilityReport sps = analyze(testing::stewart_6ups(true), "platform");
+  EXPECT_EQ(sps.dof, 12);
+  EXPECT_EQ(sps.gruebler_kutzbach, 12);
+  EXPECT_EQ(sps.idle_freedoms, 6);
+  EXPECT_EQ(sps.locked_mobility, 6);
+  EXPECT_EQ(sps.locked_idle_freedoms, 6);
+  EXPECT_FALSE(sps.singular_actuation);
+  EXPECT_EQ(sps.redundant_actuation, 0);
+  EXPECT_EQ(sps.body->twists.cols(), 6);
+
+  EXPECT_EQ(analyze(testing::example_model("five_axis_tree.yaml")).idle_freedoms, 0);
+
+  for (bool actuated : {false, true}) {
+    SCOPED_TRACE(actuated);
+    Model model = testing::example_model("four_bar.yaml");
+    Body pendulum;
+    pendulum.name = "pendulum";
+    pendulum.parent = *model.body_index("coupler");
+    pendulum.mass = 0.1;
+    pendulum.com = Vec3(0, -0.05, 0);
+    pendulum.inertia = Vec3(1e-4, 1e-4, 1e-4).asDiagonal();
+    Joint hinge;
+    hinge.name = "hinge";
+    hinge.type = JointType::Revolute;
+    hinge.axis = Vec3::UnitZ();
+    hinge.origin = Vec3(0.1, 0, 0);
+    hinge.actuated = actuated;
+    model.bodies.push_back(pendulum);
+    model.joints.push_back(hinge);
+    finalize_model(model, "four_bar_with_pendulum");
+    const MobilityReport r = analyze(model, "", VecX::Constant(4, 0.6));
+    EXPECT_EQ(r.dof, 2);
+    EXPECT_EQ(r.idle_freedoms, 0);
+    EXPECT_EQ(r.singular_actuation, !actuated);
+    EXPECT_EQ(r.locked_mobility, actuated ? 0 : 1);
+  }
+}
+
 // Planar 3-RRR. Planar-revolute cuts: nv = 3 + 2 + 2 = 7, rows 4, GK 3 = dof. Spatial
 // revolute cuts: rows 10, GK = −3, dof 3, so 6 redundant rows (3 per cut joint: force
 // along z, couples about x and y). The platform moves in its plane: twists ω_z, v_x, v_y;

@@ -131,11 +131,11 @@ inline Model planar_3rrr(LoopType cut) {
 /// at A (passive; axes u1 fixed in the base, u2 in the leg), an upper body on a prismatic
 /// joint along the leg (actuated). Returns the name of the upper body.
 inline std::string add_up_leg(MechanismBuilder& m, const std::string& k, const Vec3& a, const Vec3& c, const Vec3& u1,
-                              const Vec3& u2) {
+                              const Vec3& u2, JointType base = JointType::Universal) {
   const Vec3 d = (c - a).normalized();
   const double length = (c - a).norm();
   const Vec3 lower_com = a + 0.25 * length * d, upper_com = a + 0.75 * length * d;
-  m.body("lower" + k, "ground", JointType::Universal, a, false, u1, u2, &lower_com);
+  m.body("lower" + k, "ground", base, a, false, u1, u2, &lower_com);
   m.body("upper" + k, "lower" + k, JointType::Prismatic, a + 0.5 * length * d, true, d, Vec3::UnitY(), &upper_com);
   return "upper" + k;
 }
@@ -143,14 +143,16 @@ inline std::string add_up_leg(MechanismBuilder& m, const std::string& k, const V
 /// Gough–Stewart 6-UPS: base points on a circle of 1 m at −15°, 15°, 105°, 135°, 225°, 255°,
 /// platform points on a circle of 0.5 m at −45°, 45°, 75°, 165°, 195°, 285°, 1 m higher;
 /// base U axes u1 = z × d (horizontal), u2 = d × u1; legs 2–6 close on spherical cut joints.
-inline Model stewart_6ups() {
-  MechanismBuilder m("stewart_6ups");
+/// With `spherical_base` the legs are S–P–S (each leg can spin about its own axis).
+inline Model stewart_6ups(bool spherical_base = false) {
+  MechanismBuilder m(spherical_base ? "stewart_6sps" : "stewart_6ups");
   const double base_angles[6] = {-15, 15, 105, 135, 225, 255}, top_angles[6] = {-45, 45, 75, 165, 195, 285};
   const Vec3 centre(0, 0, 1);
   for (int i = 0; i < 6; ++i) {
     const Vec3 a = at_angle(1.0, base_angles[i]), c = at_angle(0.5, top_angles[i], 1.0);
     const Vec3 d = (c - a).normalized(), u1 = Vec3::UnitZ().cross(d).normalized(), u2 = d.cross(u1);
-    const std::string upper = add_up_leg(m, std::to_string(i + 1), a, c, u1, u2);
+    const std::string upper = add_up_leg(m, std::to_string(i + 1), a, c, u1, u2,
+                                         spherical_base ? JointType::Spherical : JointType::Universal);
     if (i == 0) m.body("platform", upper, JointType::Spherical, c, false, Vec3::UnitZ(), Vec3::UnitY(), &centre);
     else m.loop("S" + std::to_string(i + 1), LoopType::Spherical, upper, c, "platform", c);
   }

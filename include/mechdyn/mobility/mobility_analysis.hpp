@@ -15,9 +15,12 @@
 //   redundant actuation    = rank J − rank J_p                  (independent internal-force patterns
 //                            among the actuators: dim{τ_a : E τ_a + Jᵀλ = 0}; = actuated − dof
 //                            when the actuators control the mechanism)
-//   idle freedoms          = motions that move no joint point (every tree-joint origin and cut
-//                            point, seen as a point of each body it joins, stays at rest): e.g.
-//                            the spin of an S–S link about its own axis
+//   idle freedoms          = motions in which every moving body turns about a line through two
+//                            or more of its joint points, so that no joint point moves (each
+//                            tree-joint origin and cut point, seen as a point of each body it
+//                            joins, stays at rest): e.g. the spin of an S–S link about the line
+//                            through its ball centres. A body held at one joint point only (a
+//                            leaf link) may not move in them: its spin is its joint's motion.
 //   singular actuation     = the locked mechanism can still move other than by idle freedoms
 // For a named body: a basis of its twists J_body N and of the constraint wrenches acting on it
 // (their reciprocal system), and the twists it keeps with the actuators locked. The limbs
@@ -79,7 +82,7 @@ struct MobilityReport {
   int redundant_constraints = 0; // rows − rank
   std::vector<RedundantConstraint> redundant_rows;
   int gruebler_kutzbach = 0;     // 6 (n − j) + Σ f_i
-  int idle_freedoms = 0;         // part of dof that moves no joint point
+  int idle_freedoms = 0;         // part of dof that moves no joint point (bodies spinning about lines through their joints)
 
   int actuated = 0;              // actuated velocity coordinates
   int locked_rank = 0;           // rank of J restricted to the passive coordinates
