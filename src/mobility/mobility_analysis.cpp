@@ -152,7 +152,8 @@ MobilityReport analyze_mobility(const Model& model, const Eigen::Ref<const VecX>
 
   // Which rows: Gram–Schmidt in row order (twice, for orthogonality in floating point).
   if (rows > 0) {
-    const double threshold = tolerance * std::max(closure.singular_values[0], 1.0);
+    const double sigma_max = closure.singular_values.size() > 0 ? closure.singular_values[0] : 0.0;
+    const double threshold = tolerance * std::max(sigma_max, 1.0);
     MatX basis(model.nv, 0);
     int loop = 0;
     for (int r = 0; r < rows; ++r) {
