@@ -8,6 +8,7 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/skew.hpp"
 #include "mechdyn/math/spatial.hpp"
+#include "mechdyn/screw/lie_bracket.hpp"
 
 namespace mechdyn {
 
@@ -175,7 +176,7 @@ void limb_positions(const Model& model, const ParallelModel& parallel, const Vec
     const StraightLeg& leg = limb.leg;
     const Joint& u = model.joints[leg.lower];
     const Joint& p = model.joints[leg.upper];
-    const LimbJoint& end = limb.joints.back();
+    const LimbJointScrews& end = limb.joints.back();
     Vec3 target;  // C: the platform point of the leg (world)
     if (end.cut) {
       const Loop& loop = model.loops[static_cast<std::size_t>(end.index)];
@@ -210,7 +211,7 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
     LimbState& s = work.limbs[i];
     const int k = limb.freedoms;
     // S_i: the unit screws of the limb's joints, eqs. (18)–(20).
-    for (const LimbJoint& joint : limb.joints) {
+    for (const LimbJointScrews& joint : limb.joints) {
       const int c0 = joint.first_freedom;
       if (!joint.cut) {
         const Joint& model_joint = model.joints[joint.index];
@@ -276,7 +277,7 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
     Vec6 velocity = Vec6::Zero();
     s.bias.setZero();
     for (std::size_t j = 0; j < limb.joints.size(); ++j) {
-      const LimbJoint& joint = limb.joints[j];
+      const LimbJointScrews& joint = limb.joints[j];
       Vec6 relative = Vec6::Zero();
       for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c)
         relative.noalias() += s.screws.col(c) * s.rates[c];
@@ -284,9 +285,9 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
       Vec6 bias = Vec6::Zero();
       for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c) {
         const Vec6 column = s.screws.col(c);
-        switch (s.carrier[c]) {
-          case ScrewCarrier::Proximal: bias += s.rates[c] * cross_motion(velocity, column); break;
-          case ScrewCarrier::Distal: bias += s.rates[c] * cross_motion(after, column); break;
+        switch (s.carrier[c]) {  // the Lie brackets of eq. (43): [V, θ̇ $]
+          case ScrewCarrier::Proximal: bias += s.rates[c] * lie_bracket(Twist(velocity), Twist(column)).plucker; break;
+          case ScrewCarrier::Distal: bias += s.rates[c] * lie_bracket(Twist(after), Twist(column)).plucker; break;
           case ScrewCarrier::WorldDirection: {
             const Vec3 point_velocity = velocity.tail<3>() + velocity.head<3>().cross(s.point[c]);
             bias.tail<3>() += s.rates[c] * point_velocity.cross(column.head<3>());
@@ -310,7 +311,7 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
                             number((s.constraint.transpose() * rest).norm()) + "): the motion violates the loop closure");
     Vec6 acceleration = Vec6::Zero();
     for (std::size_t j = 0; j < limb.joints.size(); ++j) {
-      const LimbJoint& joint = limb.joints[j];
+      const LimbJointScrews& joint = limb.joints[j];
       acceleration += work.joint_bias[i][j];
       for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c)
         acceleration.noalias() += s.screws.col(c) * s.accelerations[c];

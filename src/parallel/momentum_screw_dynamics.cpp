@@ -64,14 +64,14 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
     // D_j: loads of the limb's bodies beyond joint j (the platform joint has none).
     Vec6 beyond = Vec6::Zero();
     for (std::size_t j = limb.joints.size(); j-- > 0;) {
-      const LimbJoint& joint = limb.joints[j];
+      const LimbJointScrews& joint = limb.joints[j];
       if (!joint.cut && joint.index != parallel.group_root) beyond += work.body_load[joint.index];
       distal[j] = beyond;
     }
     // W_i⁰ = D_i g_i, g_s = −s ∘ D_j (eqs. 31–36 generalised).
     Vec6 known = Vec6::Zero();
     for (std::size_t j = 0; j < limb.joints.size(); ++j) {
-      const LimbJoint& joint = limb.joints[j];
+      const LimbJointScrews& joint = limb.joints[j];
       for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c)
         known -= s.dual.col(c) * s.screws.col(c).dot(distal[j]);
     }
@@ -98,7 +98,7 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
     for (int c = 0; c < 6 - limb.freedoms; ++c)
       wrench += s.constraint.col(c) * work.unknowns[work.constraint_column[i] + c];
     for (std::size_t j = 0; j < limb.joints.size(); ++j) {
-      const LimbJoint& joint = limb.joints[j];
+      const LimbJointScrews& joint = limb.joints[j];
       if (!joint.cut) {
         work.joint_wrench[static_cast<std::size_t>(joint.index)] = work.distal_load[i][j] + wrench;
       } else {

@@ -86,7 +86,7 @@ ParallelModel make_parallel_model(const Model& model, int body) {
 
   std::vector<int> limb_of(static_cast<std::size_t>(n), -1);
   auto add_tree_joint = [&](Limb& limb, int b) {
-    LimbJoint j;
+    LimbJointScrews j;
     j.index = b;
     j.freedoms = tree_joint_freedoms(model, b);
     j.first_freedom = limb.freedoms;
@@ -161,7 +161,7 @@ ParallelModel make_parallel_model(const Model& model, int body) {
     if (!limb.joints.empty() && limb.joints.back().cut)
       refuse(model, "limb '" + limb.name + "' ends on the platform by two cut joints ('" +
                         model.loops[static_cast<std::size_t>(limb.joints.back().index)].name + "', '" + loop.name + "')");
-    LimbJoint j;
+    LimbJointScrews j;
     j.cut = true;
     j.index = static_cast<int>(i);
     j.freedoms = cut_joint_freedoms(model, loop);
@@ -200,7 +200,7 @@ ParallelModel make_parallel_model(const Model& model, int body) {
       straight = u.type == JointType::Universal && p.type == JointType::Prismatic &&
                  u.axis.cross(u.second_axis).norm() > 1e-6;
       Vec3 end = Vec3::Zero();
-      const LimbJoint& last = limb.joints.back();
+      const LimbJointScrews& last = limb.joints.back();
       if (straight && last.cut) {
         const Loop& loop = model.loops[static_cast<std::size_t>(last.index)];
         end = last.platform_is_a ? loop.b.point : loop.a.point;

@@ -37,7 +37,7 @@ enum class ScrewCarrier {
 };
 
 /// One joint of a limb, proximal (ground side) to distal (platform side).
-struct LimbJoint {
+struct LimbJointScrews {
   bool cut = false;            // false: the tree joint of body `index`; true: the cut joint (loop) `index`
   int index = -1;
   int freedoms = 0;            // number of unit screws (velocity coordinates for a tree joint)
@@ -61,7 +61,7 @@ struct StraightLeg {
 struct Limb {
   std::string name;                 // the name of its first joint
   std::vector<int> bodies;          // tree bodies from the ground down, platform group excluded
-  std::vector<LimbJoint> joints;    // joints of those bodies, then the joint to the platform group
+  std::vector<LimbJointScrews> joints;    // joints of those bodies, then the joint to the platform group
   int freedoms = 0;                 // k_i: columns of the limb's freedom matrix S_i (≤ 6)
   std::vector<int> actuated_columns;  // columns of S_i that are actuated
   std::vector<int> actuated_dofs;     // their model velocity indices
