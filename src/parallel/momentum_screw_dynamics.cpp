@@ -10,12 +10,16 @@ namespace mechdyn {
 
 Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gravity, const Vec6& velocity,
                const Vec6& acceleration, const Vec6& external) {
-  const SpatialInertia spatial = SpatialInertia::from_com(mass, com, inertia);
-  const Vec6 momentum = spatial.apply(velocity);  // Γ = [L_O; p], eqs. (7)–(8)
-  Vec6 load = spatial.apply(acceleration) + cross_force(velocity, momentum);  // dΓ/dt
-  const Vec3 weight = mass * gravity;
-  load.head<3>() -= com.cross(weight);  // − (r_C × m g; m g), the gravity screw
-  load.tail<3>() -= weight;
+  // dΓ/dt = I_O A + V ×* I_O V written at the centre of mass c (the same spatial force):
+  // the rate of momentum m a_c and the rate of angular momentum about c, J α + ω × J ω,
+  // moved to the world origin (MS eqs. 7–8 differentiated).
+  const Vec3 omega = velocity.head<3>(), alpha = acceleration.head<3>();
+  const Vec3 com_velocity = velocity.tail<3>() + omega.cross(com);
+  const Vec3 com_acceleration = acceleration.tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
+  const Vec3 force = mass * (com_acceleration - gravity);  // dp/dt − m g
+  const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);
+  Vec6 load;
+  load << moment, force;
   return load - external;
 }
 
@@ -33,12 +37,15 @@ MomentumScrewWorkspace::MomentumScrewWorkspace(const Model& model, const Paralle
       efforts.push_back(static_cast<int>(at - parallel.actuated_dofs.begin()));
     }
     effort_column.push_back(efforts);
+    effort_wrench.emplace_back(efforts.size(), Vec6::Zero());
   }
   limb_wrench.assign(parallel.limbs.size(), Vec6::Zero());
   system = MatX::Zero(6, columns);
   right_hand_side = VecX::Zero(6);
   unknowns = VecX::Zero(columns);
   solver.resize(6, columns, static_cast<Eigen::Index>(parallel.actuated_dofs.size()));
+  square.setZero(6, 6);
+  square_solution.setZero(6);
   effort = VecX::Zero(model.nv);
   joint_wrench.assign(static_cast<std::size_t>(n) + model.loops.size(), Vec6::Zero());
 }
@@ -68,23 +75,41 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
       if (!joint.cut && joint.index != parallel.group_root) beyond += work.body_load[joint.index];
       distal[j] = beyond;
     }
-    // W_i⁰ = D_i g_i, g_s = −s ∘ D_j (eqs. 31–36 generalised).
-    Vec6 known = Vec6::Zero();
+    // W_i⁰ = D_i g_i, g_s = −s ∘ D_j (eqs. 31–36 generalised), D_i = S_i G_i⁻¹.
+    double g[6];
     for (std::size_t j = 0; j < limb.joints.size(); ++j) {
       const LimbJointScrews& joint = limb.joints[j];
       for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c)
-        known -= s.dual.col(c) * s.screws.col(c).dot(distal[j]);
+        g[c] = -s.screws.col(c).dot(distal[j]);
     }
+    const Vec6 known = s.gram.dual(s.screws, g);
     work.limb_wrench[i] = known;
     work.right_hand_side -= known;
-    for (std::size_t e = 0; e < limb.actuated_columns.size(); ++e)
-      work.system.col(work.effort_column[i][e]) = s.dual.col(limb.actuated_columns[e]);
+    for (std::size_t e = 0; e < limb.actuated_columns.size(); ++e) {  // the columns D_i e_a of A
+      double unit[6] = {};
+      unit[limb.actuated_columns[e]] = 1.0;
+      work.effort_wrench[i][e] = s.gram.dual(s.screws, unit);
+      work.system.col(work.effort_column[i][e]) = work.effort_wrench[i][e];
+    }
     for (int c = 0; c < 6 - limb.freedoms; ++c) work.system.col(work.constraint_column[i] + c) = s.constraint.col(c);
   }
-  // A x = b (eq. 40), minimum-norm efforts when redundant.
-  if (!work.solver.solve(work.system, work.right_hand_side, work.unknowns, rank_tolerance))
-    throw SolverError("the limbs cannot hold the platform in every direction (the momentum-screw system of eq. (40) "
-                      "loses rank): a singular configuration of the actuation");
+  // A x = b (eq. 40): square (as many unknowns as the platform's 6 equations) through
+  // the Cholesky factor of AᵀA; redundant (more unknowns) by minimum-norm efforts.
+  const char* singular = "the limbs cannot hold the platform in every direction (the momentum-screw system of eq. (40) "
+                         "loses rank): a singular configuration of the actuation";
+  if (work.system.cols() == 6) {
+    // x = (AᵀA)⁻¹ Aᵀ b through the Cholesky factor of AᵀA (parallel/screw_gram.hpp): A's
+    // columns are the unit wrenches of the unknowns; rank lost when a column comes closer
+    // than 1e-7 (relative) to the span of the others.
+    work.square = work.system;
+    if (work.square_gram.factor(work.square, 1e-7) < 6) throw SolverError(singular);
+    work.square_gram.least_squares(work.square, work.right_hand_side.head<6>(), work.square_solution);
+    work.unknowns = work.square_solution;
+    work.internal_force_dimension = 0;
+  } else {
+    if (!work.solver.solve(work.system, work.right_hand_side, work.unknowns, rank_tolerance)) throw SolverError(singular);
+    work.internal_force_dimension = work.solver.internal_force_dimension();
+  }
   work.effort.setZero();
   for (std::size_t c = 0; c < parallel.actuated_dofs.size(); ++c)
     work.effort[parallel.actuated_dofs[c]] = work.unknowns[static_cast<Eigen::Index>(c)];
@@ -94,7 +119,7 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
     const LimbState& s = limbs.limbs[i];
     Vec6& wrench = work.limb_wrench[i];
     for (std::size_t e = 0; e < limb.actuated_columns.size(); ++e)
-      wrench += s.dual.col(limb.actuated_columns[e]) * work.unknowns[work.effort_column[i][e]];
+      wrench += work.effort_wrench[i][e] * work.unknowns[work.effort_column[i][e]];
     for (int c = 0; c < 6 - limb.freedoms; ++c)
       wrench += s.constraint.col(c) * work.unknowns[work.constraint_column[i] + c];
     for (std::size_t j = 0; j < limb.joints.size(); ++j) {

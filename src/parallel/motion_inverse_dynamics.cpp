@@ -7,8 +7,10 @@
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/constraints/closed_chain_inverse_dynamics.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
+#include "mechdyn/constraints/loop_residual.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/parallel/limb_positions.hpp"
 
 namespace mechdyn {
 
@@ -36,14 +38,18 @@ void external_wrenches(const Model& model, const MotionInverseDynamicsModel& pro
   }
 }
 
-// Efforts, wrenches and internal forces of the method into the results; power balance.
+// Efforts, wrenches and internal forces of the method into the results; power balance
+// from the method's body loads F_b (computed here when the method has none).
 void finish(const Model& model, const MotionInverseDynamicsModel& problem, MotionInverseDynamicsData& work,
-            const VecX& effort, const AlignedVector<Vec6>& joint_wrench, const MinimumEffortSolver& solver) {
+            const VecX& effort, const AlignedVector<Vec6>& joint_wrench, Eigen::Index internal_dimension,
+            const MinimumEffortSolver& solver, const AlignedVector<Vec6>* loads) {
   work.effort = effort;
   for (std::size_t j = 0; j < joint_wrench.size(); ++j) work.joint_wrench[j] = joint_wrench[j];
-  work.internal_force_dimension = solver.internal_force_dimension();
-  work.internal_force_basis.setZero();
-  work.internal_force_basis.leftCols(work.internal_force_dimension) = solver.internal_force_basis();
+  work.internal_force_dimension = internal_dimension;
+  if (internal_dimension > 0) {
+    work.internal_force_basis.setZero();
+    work.internal_force_basis.leftCols(internal_dimension) = solver.internal_force_basis();
+  }
   // Σ τ v − Σ V ∘ F (see the header).
   double power = 0.0, scale = 0.0;
   for (int k : problem.actuated_dofs) {
@@ -52,8 +58,10 @@ void finish(const Model& model, const MotionInverseDynamicsModel& problem, Motio
   }
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Body& body = model.bodies[b];
-    const Vec6 load = body_load(body.mass, work.data.com_position[b], work.data.inertia_world[b], model.gravity,
-                                work.body_velocity[b], work.body_acceleration[b], work.external[b]);
+    const Vec6 load = loads != nullptr ? (*loads)[b]
+                                       : body_load(body.mass, work.data.com_position[b], work.data.inertia_world[b],
+                                                   model.gravity, work.body_velocity[b], work.body_acceleration[b],
+                                                   work.external[b]);
     const double p = work.body_velocity[b].dot(load);
     power -= p;
     scale += std::abs(p);
@@ -62,11 +70,11 @@ void finish(const Model& model, const MotionInverseDynamicsModel& problem, Motio
   work.power_scale = scale;
 }
 
+// ‖Φ(q)‖∞ from Data's position kinematics at q (every caller has them).
 void check_closure(const Model& model, MotionInverseDynamicsData& work, const MotionInverseDynamicsOptions& options) {
   work.closure_residual = 0.0;
   if (!options.closure_residual || model.num_loop_rows == 0) return;
-  loop_closure(model, work.data, work.q);
-  work.closure_residual = work.data.loop_residual.lpNorm<Eigen::Infinity>();
+  work.closure_residual = loop_residual_norm(model, work.data);
   if (!(work.closure_residual <= options.closure_tolerance))
     throw InvalidArgument("the motion violates the loop closure (‖Φ‖∞ = " + number(work.closure_residual) + ")");
 }
@@ -85,7 +93,7 @@ void dynamics(const Model& model, const MotionInverseDynamicsModel& problem, Mot
         work.body_acceleration[b] = work.limbs->body_acceleration[b];
       }
       finish(model, problem, work, work.momentum_screw->effort, work.momentum_screw->joint_wrench,
-             work.momentum_screw->solver);
+             work.momentum_screw->internal_force_dimension, work.momentum_screw->solver, &work.momentum_screw->body_load);
       return;
     }
     case InverseDynamicsMethod::NewtonEuler: {
@@ -96,7 +104,8 @@ void dynamics(const Model& model, const MotionInverseDynamicsModel& problem, Mot
         work.body_velocity[b] = work.data.velocity[b];
         work.body_acceleration[b] = work.data.acceleration[b];
       }
-      finish(model, problem, work, work.newton_euler.effort, work.newton_euler.joint_wrench, work.newton_euler.solver);
+      finish(model, problem, work, work.newton_euler.effort, work.newton_euler.joint_wrench,
+             work.newton_euler.solver.internal_force_dimension(), work.newton_euler.solver, &work.newton_euler.body_load);
       return;
     }
     case InverseDynamicsMethod::ClosedChain: {
@@ -118,7 +127,8 @@ void dynamics(const Model& model, const MotionInverseDynamicsModel& problem, Mot
       for (std::size_t i = 0; i < model.loops.size(); ++i)
         wrench[n + i] << work.data.cut_torque[i] + work.data.cut_point[i].cross(work.data.cut_force[i]),
             work.data.cut_force[i];
-      finish(model, problem, work, work.data.tau, wrench, work.data.effort_solver);
+      finish(model, problem, work, work.data.tau, wrench, work.data.effort_solver.internal_force_dimension(),
+             work.data.effort_solver, nullptr);
       return;
     }
   }
@@ -209,8 +219,8 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
       throw ModelError("the momentum-screw method needs a parallel manipulator: " + problem.parallel_problem);
     const Mat3 rotation = sample.orientation.toRotationMatrix();
     if (screw && options.closed_form_positions && problem.parallel->closed_form_positions) {
-      limb_positions(model, *problem.parallel, sample.position, rotation, work.q);
-      forward_kinematics(model, work.data, work.q);
+      // closed form; writes Data's position kinematics too (no forward_kinematics needed)
+      limb_positions(model, *problem.parallel, sample.position, rotation, work.q, &work.data);
     } else {
       if (work.has_previous) {  // predictor q ⊕ (h v + ½ h² a): Newton then needs one step
         const double h = sample.time - work.previous_time;
@@ -228,7 +238,7 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
       Vec6 twist, rate;
       platform_screws(sample.position, sample.velocity, sample.acceleration, sample.angular_velocity,
                       sample.angular_acceleration, twist, rate);
-      forward_kinematics(model, work.data, work.q);
+      // Data's position kinematics are at q (limb_positions, or Newton's last evaluation)
       limb_screw_kinematics(model, *problem.parallel, work.data, *work.limbs, twist, rate, work.v, work.a);
     }
     check_closure(model, work, options);
@@ -252,7 +262,6 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
       limb_screw_kinematics(model, *problem.parallel, work.data, *work.limbs, twist, rate, work.v, work.a);
     }
     check_closure(model, work, options);
-    if (!screw) forward_kinematics(model, work.data, work.q);
     dynamics(model, problem, work, options);
     work.has_previous = true;
     work.previous_time = t;

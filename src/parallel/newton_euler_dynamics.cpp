@@ -6,7 +6,7 @@
 
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/spatial.hpp"
-#include "mechdyn/parallel/limb_kinematics.hpp"
+#include "mechdyn/parallel/screw_gram.hpp"
 #include "mechdyn/parallel/momentum_screw_dynamics.hpp"
 #include "mechdyn/parallel/parallel_model.hpp"
 
@@ -105,9 +105,7 @@ void newton_euler_inverse_dynamics(const Model& model, const Data& data, const A
   // Columns: the unit wrenches of every joint's unknowns (efforts and constraint parts).
   work.system.setZero();
   LimbScrews freedoms, dual, constraint;
-  Eigen::ColPivHouseholderQR<LimbScrews> qr(6, 6);
-  Mat6 orthogonal;
-  LimbRows scratch;
+  ScrewGram gram;
   for (const NewtonEulerJoint& j : work.joints) {
     if (j.internal) continue;
     Vec3 centre;
@@ -148,10 +146,12 @@ void newton_euler_inverse_dynamics(const Model& model, const Data& data, const A
     }
     dual.setZero(6, j.freedoms);
     constraint.setZero(6, 6 - j.freedoms);
-    if (factor_screws(freedoms, qr, orthogonal, scratch, dual, constraint, 1e-9) < j.freedoms)
+    if (gram.factor(freedoms, 1e-7) < j.freedoms)
       throw SolverError(std::string("the freedoms of joint '") +
                         (j.cut ? model.loops[static_cast<std::size_t>(j.index)].name : model.joints[j.index].name) +
                         "' are dependent");
+    gram.dual_basis(freedoms, dual);
+    gram.reciprocal_basis(freedoms, constraint);
     auto place = [&](int col, const Vec6& at_centre) {
       const Vec6 w = about_origin(at_centre, centre);
       work.basis.col(col) = w;

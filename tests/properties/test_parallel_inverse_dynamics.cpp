@@ -10,6 +10,7 @@
 #include "closed_chain_models.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/parallel/limb_positions.hpp"
 #include "mechdyn/parallel/motion_inverse_dynamics.hpp"
 #include "parallel_cases.hpp"
 

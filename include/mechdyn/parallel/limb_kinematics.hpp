@@ -14,44 +14,35 @@
 // the joint, [V_after, s] for one carried by the body after it (a universal joint's second
 // axis) and (0; ṗ × e) for the world-direction screws of a spherical joint (whose rates are
 // world angular-velocity components) — the same sum, term by term. Per limb the 6 × k_i
-// system is solved by a column-pivoted QR (least squares for k_i < 6, with a check that
+// system is solved through the Cholesky factor of S_iᵀS_i (θ̇ = D_iᵀ V_P: least squares for k_i < 6, with a check that
 // V_P lies in the span of the limb's freedoms: otherwise the motion violates the closure).
-// The QR also gives what the momentum-screw method needs: D_i = S_i (S_iᵀS_i)⁻¹ (Sᵀ D = 1)
+// The factorisation also gives what the momentum-screw method needs: D_i = S_i (S_iᵀS_i)⁻¹ (Sᵀ D = 1)
 // and N_i, an orthonormal basis of the limb's constraint wrenches (S_iᵀ N_i = 0, the
 // reciprocal screws of §2.2, eq. 8, as spatial forces [m; f] whose pairing with a twist is
 // the dot product).
-// Positions (limb_positions): straight U–P legs in closed form (ParallelModel::StraightLeg:
-// the universal joint's two angles from the leg direction — Paden–Kahan subproblem 2 —, the
-// prismatic coordinate from the leg length, the platform joint's angles or quaternion from
-// the relative rotation), the branch nearest the previous configuration. Other limbs need
-// the general Newton method (parallel/prescribed_motion_kinematics.hpp).
+// Positions: parallel/limb_positions.hpp (closed form) or the general Newton method
+// (parallel/prescribed_motion_kinematics.hpp).
 // Reads Model, ParallelModel; writes the workspace and Data's position kinematics. Cost
 // O(Σ k_i²) per sample after one forward_kinematics. Allocates nothing.
 #pragma once
 
-#include <Eigen/QR>
 #include <array>
 
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/parallel/parallel_model.hpp"
+#include "mechdyn/parallel/screw_gram.hpp"
 
 namespace mechdyn {
 
-using LimbScrews = Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;  // 6 × k, k ≤ 6
-using LimbVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1>;
-using LimbRows = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6>;     // k × 6
 
 /// Per-limb scratch.
 struct LimbState {
   LimbScrews screws;                        // S_i: unit screws (ω; v) at the world origin, eqs. (18)–(20)
   std::array<ScrewCarrier, 6> carrier{};    // how each column moves
   std::array<Vec3, 6> point{};              // WorldDirection columns: the joint centre
-  Eigen::ColPivHouseholderQR<LimbScrews> qr;  // S_i P = Q R
-  Mat6 orthogonal = Mat6::Identity();       // Q
-  LimbScrews dual;                          // D_i = S_i (S_iᵀ S_i)⁻¹ (6 × k)
+  ScrewGram gram;                           // G_i = S_iᵀ S_i = L Lᵀ: θ̇ = G⁻¹ Sᵀ V, D_i = S_i G⁻¹
   LimbScrews constraint;                    // N_i: 6 × (6 − k), orthonormal, S_iᵀ N_i = 0
   LimbVector rates, accelerations;          // θ̇_i, θ̈_i (k)
-  LimbRows transposed_dual;                 // R₁⁻¹ Q₁ᵀ (scratch of D_i)
   Vec6 bias = Vec6::Zero();                 // Σ ṡ θ̇ over the limb (the Lie-bracket terms)
 };
 
@@ -64,16 +55,9 @@ struct LimbWorkspace {
   AlignedVector<Vec6> body_acceleration;  // per body: dV/dt (ω̇; a_O − ω × v_O)
   Vec6 platform_velocity = Vec6::Zero();
   Vec6 platform_acceleration = Vec6::Zero();
-  double rank_tolerance = 1e-9;           // |R_jj| / |R_00| of a limb's QR below this: singular
+  double rank_tolerance = 1e-7;           // a limb screw closer than this (relative) to the span of the others: singular
   double compatibility_tolerance = 1e-8;  // relative misfit of V_P, A_P outside a limb's span
 };
-
-/// The platform pose → every joint coordinate of q (closed form; ParallelModel::
-/// closed_form_positions must hold). q holds the previous configuration on input (branch
-/// choice) and the new one on output. Throws InvalidArgument when a leg cannot reach its
-/// platform point or the pose is not one the platform joints allow.
-void limb_positions(const Model& model, const ParallelModel& parallel, const Vec3& position, const Mat3& rotation,
-                    Eigen::Ref<VecX> q);
 
 /// Screw-form joint rates and accelerations of every limb for the platform twist and its
 /// acceleration (screw form, about the world origin), at the configuration of Data's
@@ -83,13 +67,6 @@ void limb_positions(const Model& model, const ParallelModel& parallel, const Vec
 void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, const Data& data, LimbWorkspace& work,
                            const Vec6& platform_velocity, const Vec6& platform_acceleration, Eigen::Ref<VecX> v,
                            Eigen::Ref<VecX> a);
-
-/// For a 6 × k matrix of independent screws S (k ≤ 6): its QR (S P = Q R), the dual basis
-/// D = S (SᵀS)⁻¹ (Sᵀ D = 1) and an orthonormal basis N of the screws orthogonal to all of
-/// them (Sᵀ N = 0: with twists S, the wrenches [m; f] reciprocal to S). Returns the number
-/// of columns found independent (|R_jj| > tolerance · |R_00|); D and N are valid when it is k.
-int factor_screws(const LimbScrews& screws, Eigen::ColPivHouseholderQR<LimbScrews>& qr, Mat6& orthogonal,
-                  LimbRows& scratch, LimbScrews& dual, LimbScrews& constraint, double tolerance);
 
 /// Screw form of a body motion sample: V = (ω; ṗ − ω × p), A = (ω̇; p̈ − ω̇ × p − ω × ṗ).
 void platform_screws(const Vec3& position, const Vec3& velocity, const Vec3& acceleration, const Vec3& angular_velocity,

@@ -22,12 +22,13 @@
 //  - the platform (eqs. 37–39): Σ_i W_i = F_platform, i.e.
 //        Σ_i (D_i P_a) τ_i + Σ_i N_i y_i = F_platform − Σ_i D_i g_i          (eq. 40: A x = b)
 //    6 equations in x = [τ; y]: the driving forces directly (eq. 41 folded in: τ_s = s ∘ T_j).
-// Redundant actuation (more unknowns than 6): minimum-2-norm efforts, then minimum-norm y
+// Exactly 6 unknowns: the Cholesky factor of AᵀA (parallel/screw_gram.hpp; singular when a
+// column of A comes within 1e-7, relative, of the span of the others). Redundant actuation (more unknowns than 6): minimum-2-norm efforts, then minimum-norm y
 // (constraints/minimum_effort.hpp); the internal-force dimension and basis are kept.
 // Wrenches are spatial forces [m; f] about the world origin (math/spatial.hpp); the pairing
 // s ∘ W with a twist s = (ω; v) is then the dot product (the reciprocal product ω·m + v·f).
 // Reads Data's position kinematics (com_position, inertia_world) and the limb workspace
-// (S_i, D_i, N_i, body twists and accelerations). Cost O(bodies + Σ k_i + 6 n_x²).
+// (S_i with G_i's factor, N_i, body twists and accelerations). Cost O(bodies + Σ k_i + 6 n_x²).
 // Allocates nothing.
 #pragma once
 
@@ -35,6 +36,7 @@
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/parallel/limb_kinematics.hpp"
 #include "mechdyn/parallel/parallel_model.hpp"
+#include "mechdyn/parallel/screw_gram.hpp"
 
 namespace mechdyn {
 
@@ -50,7 +52,12 @@ struct MomentumScrewWorkspace {
   VecX unknowns;                                  // x = [τ; y]
   std::vector<int> constraint_column;             // per limb: its first y column
   std::vector<std::vector<int>> effort_column;    // per limb, per actuated column: its column in x
-  MinimumEffortSolver solver;
+  std::vector<AlignedVector<Vec6>> effort_wrench; // per limb, per actuated column: D_i e_a, the wrench per unit effort
+  MinimumEffortSolver solver;                     // redundant actuation (more than 6 unknowns)
+  LimbScrews square;                              // exactly 6 unknowns: A, its Gram factor and x
+  ScrewGram square_gram;
+  LimbVector square_solution;
+  Eigen::Index internal_force_dimension = 0;      // the solver's basis holds them when > 0
   VecX effort;                                    // nv: τ at the actuated coordinates, 0 elsewhere
   AlignedVector<Vec6> joint_wrench;               // tree joints (parent on child), then cut joints (b on a)
 };
