@@ -122,6 +122,18 @@ void ScrewGram::reciprocal_basis(const LimbScrews& screws, LimbScrews& reciproca
 #undef MECHDYN_CALL
     for (int i = 0; i < k_; ++i) y(i, r) = row[i];
   }
+  if (wanted == 1) {  // one column: P e_r = e_r − S G⁻¹ s_r for the largest P_rr = 1 − |y_r|²
+    int best = 0;
+    for (int r = 1; r < 6; ++r)
+      if (y.col(r).squaredNorm() < y.col(best).squaredNorm()) best = r;
+    double x[6];
+    for (int i = 0; i < k_; ++i) x[i] = screws_(best, i);
+    solve(x);
+    Vec6 column = Vec6::Unit(best);
+    for (int i = 0; i < k_; ++i) column -= screws_.col(i) * x[i];
+    reciprocal.col(0) = column.normalized();
+    return;
+  }
   Mat6 projector = Mat6::Identity();
   projector.noalias() -= y.transpose() * y;
   bool used[6] = {};
