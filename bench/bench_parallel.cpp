@@ -113,8 +113,12 @@ BENCHMARK_CAPTURE(whole_trajectory, closed_chain, InverseDynamicsMethod::ClosedC
 class TableReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs)
-      if (run.run_type == Run::RT_Iteration) time_ms_[run.benchmark_name()] = run.GetAdjustedCPUTime();
+    for (const Run& run : runs) {  // single runs, or the median of repetitions
+      if (run.run_type == Run::RT_Iteration && time_ms_.count(run.run_name.str()) == 0)
+        time_ms_[run.run_name.str()] = run.GetAdjustedCPUTime();
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median")
+        time_ms_[run.run_name.str()] = run.GetAdjustedCPUTime();
+    }
     ConsoleReporter::ReportRuns(runs);
   }
   void print() const {
