@@ -21,6 +21,16 @@ std::string number(double x) {
   return buffer;
 }
 
+// ‖Nᵀ x‖: the part of x along the limb's constraint directions (orthonormal columns).
+double component_norm(const LimbScrews& directions, const Vec6& x) {
+  double sum = 0.0;
+  for (Eigen::Index c = 0; c < directions.cols(); ++c) {
+    const double p = directions.col(c).dot(x);
+    sum += p * p;
+  }
+  return std::sqrt(sum);
+}
+
 // The body-fixed vector of a limb freedom's screw (ω; p × ω) or (0; d).
 Vec6 rotation_screw(const Vec3& axis, const Vec3& point) { return make_vec6(axis, point.cross(axis)); }
 
@@ -118,7 +128,7 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
     // θ̇ = G⁻¹ Sᵀ V_P; V_P must lie in span S (no component along N).
     s.gram.least_squares(s.screws, platform_velocity, s.rates);
     if (k < 6) {
-      const double misfit = (s.constraint.transpose() * platform_velocity).norm();
+      const double misfit = component_norm(s.constraint, platform_velocity);
       if (misfit > work.compatibility_tolerance * (1.0 + platform_velocity.norm()))
         throw InvalidArgument("the platform twist leaves the span of limb '" + limb.name + "' (misfit " + number(misfit) +
                               "): the motion violates the loop closure");
@@ -157,7 +167,7 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
     const Vec6 rest = platform_acceleration - s.bias;
     s.gram.least_squares(s.screws, rest, s.accelerations);
     if (k < 6) {
-      const double misfit = (s.constraint.transpose() * rest).norm();
+      const double misfit = component_norm(s.constraint, rest);
       if (misfit > work.compatibility_tolerance * (1.0 + rest.norm()))
         throw InvalidArgument("the platform acceleration leaves the span of limb '" + limb.name + "' (misfit " +
                               number(misfit) + "): the motion violates the loop closure");
