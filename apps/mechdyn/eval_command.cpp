@@ -70,6 +70,7 @@ void text_vector(std::ostringstream& out, const char* title, const std::vector<C
 
 std::string run_eval(const EvalOptions& o) {
   const Model model = load_model(o.model_path);
+  require_rigid_bodies(model, o.model_path, "mechdyn eval");  // flexible bodies: issue 11, second part
   VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq") : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "--q");
   const VecX v = o.has_v ? parse_number_list(o.v, "--v", model.nv, "nv") : VecX::Zero(model.nv);

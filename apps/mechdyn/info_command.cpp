@@ -1,13 +1,14 @@
 // mechdyn info: the structure of a model (bodies, joints, coordinates, chains, loops).
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "mechdyn/constraints/assembly.hpp"
-#include "mechdyn/constraints/constraint_rank.hpp"
+#include "mechdyn/mobility/mobility_analysis.hpp"
 #include "mechdyn/model/data.hpp"
+#include "mobility_report.hpp"
 
 namespace mechdyn::cli {
 
@@ -27,43 +28,63 @@ std::string range_text(int first, int count) {
 
 std::string body_name(const Model& model, int body) { return body == kGround ? "ground" : model.bodies[body].name; }
 
-// Rank, redundant rows and mobility of the closure Jacobian (constraints/constraint_rank.hpp),
-// at the configuration assembled from the neutral one (or at q0 when that fails).
+// Rank, redundant rows and mobility of the closure Jacobian, Grübler–Kutzbach, actuation
+// (mobility/mobility_analysis.hpp), at the configuration assembled from the neutral one (or
+// at q0 when that fails).
 std::string closure_analysis(const Model& model) {
-  Data data(model);
   // Initial guesses: q = 0, then the passive angles/displacements of q = 0 shifted by
   // ±0.5 and 1 (q = 0 is often a degenerate, all-links-aligned pose).
-  VecX q = model.neutral_configuration();
   std::string where;
+  std::optional<MobilityReport> report;
   for (double shift : {0.0, 0.5, -0.5, 1.0}) {
-    q = model.neutral_configuration();
+    VecX q = model.neutral_configuration();
     for (const Joint& j : model.joints)
       if (!j.actuated && j.nq == j.nv)
         for (int k = 0; k < j.nq; ++k) q[j.q_index + k] = shift;
     try {
-      AssemblyOptions options;
-      options.check_singular = false;
-      assemble(model, data, q, options);
+      report = analyze_mobility(model, q);
       char text[96];
       std::snprintf(text, sizeof text, "assembled from passive coordinates %g", shift);
       where = text;
       break;
-    } catch (const SolverError& e) {
+    } catch (const InvalidArgument& e) {
       where = std::string("at q = 0, not assembled: ") + e.what();
     }
   }
-  if (where.rfind("at q = 0", 0) == 0) q = model.neutral_configuration();
-  const ConstraintRank rank = constraint_rank(model, data, q);
+  if (!report) {
+    MobilityOptions options;
+    options.assemble = false;
+    report = analyze_mobility(model, model.neutral_configuration(), options);
+  }
   std::string redundant;
-  for (int r : rank.redundant_rows) redundant += (redundant.empty() ? "" : ",") + std::to_string(r);
+  for (const RedundantConstraint& row : report->redundant_rows)
+    redundant += (redundant.empty() ? "" : ",") + std::to_string(row.row);
   std::ostringstream out;
-  out << "  closure rows " << rank.rows << ", rank " << rank.rank << ", redundant rows "
-      << (redundant.empty() ? "none" : redundant) << ", mobility " << rank.mobility << " (nv " << model.nv
+  out << "  closure rows " << report->constraint_rows << ", rank " << report->rank << ", redundant rows "
+      << (redundant.empty() ? "none" : redundant) << ", mobility " << report->dof << " (nv " << model.nv
       << " - rank; " << where << ")\n";
-  int passive = 0;
-  for (const Joint& j : model.joints)
-    if (!j.actuated) passive += j.nv;
-  out << "  actuated velocities " << model.nv - passive << ", passive " << passive << "\n";
+  out << "  actuated velocities " << report->actuated << ", passive " << model.nv - report->actuated << "\n";
+  out << mobility_summary(model, *report);
+  return out.str();
+}
+
+// One line per flexible body (flexible/flexible_beam.hpp).
+std::string flexible_summary(const Model& model) {
+  if (!has_flexible_bodies(model)) return "";
+  std::ostringstream out;
+  out << "\nflexible bodies (beams; elastic coordinates after the rigid ones)\n";
+  for (const Body& b : model.bodies) {
+    if (!b.flexible) continue;
+    const FlexibleBeam& f = *b.flexible;
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "  %s: length %g m along %s, %d elements, %d elastic coordinates%s, beam mass %g kg, "
+                  "geometric stiffening %s\n",
+                  b.name.c_str(), f.length, vec3_text(f.direction).c_str(), f.elements, f.num_elastic(),
+                  f.modes > 0 ? " (modal)" : "", f.material.density * f.section.area * f.length,
+                  f.geometric_stiffening ? "on" : "off");
+    out << line;
+  }
   return out.str();
 }
 
@@ -75,7 +96,8 @@ std::string run_info(const std::string& model_path) {
   out << "nv         " << model.nv << "\n";
   out << "gravity    " << vec3_text(model.gravity) << " m/s^2\n";
   double total_mass = 0.0;
-  for (const Body& b : model.bodies) total_mass += b.mass;
+  for (const Body& b : model.bodies)  // a flexible body: its welded part and the beam
+    total_mass += b.mass + (b.flexible ? b.flexible->material.density * b.flexible->section.area * b.flexible->length : 0.0);
   char line[512];
   std::snprintf(line, sizeof line, "total mass %g kg\n\n", total_mass);
   out << line;
@@ -113,7 +135,10 @@ std::string run_info(const std::string& model_path) {
         << vec3_text(loop.b.point) << " (" << loop_rows(loop.type) << " rows from "
         << model.loop_row_index[static_cast<std::size_t>(&loop - model.loops.data())] << ")\n";
   }
-  if (!model.loops.empty()) out << closure_analysis(model);
+  if (!model.loops.empty() && !has_flexible_bodies(model)) out << closure_analysis(model);
+  if (!model.loops.empty() && has_flexible_bodies(model))
+    out << "  closure analysis: not yet for models with flexible bodies\n";
+  out << flexible_summary(model);
   out << "\nmarkers";
   if (model.markers.empty()) out << " (none)\n";
   else out << "\n";

@@ -3,6 +3,8 @@
 //   mechdyn eval MODEL --q Q --v V [--a A] [--tau TAU] [--json]   one state, every quantity
 //   mechdyn simulate MODEL [--scenario FILE] ...                 forward / inverse dynamics in time
 //   mechdyn info MODEL                                           the model's structure
+//   mechdyn mobility MODEL [--q Q] [--body NAME] [--json]        dof, redundancy, actuation, screws
+//   mechdyn invdyn MODEL --motion BODY=FILE.csv [--wrench ...]   inverse dynamics along a body motion
 //
 // Exit status: 0 success; 2 bad input (one line "mechdyn: <problem>" on stderr, nothing
 // on stdout); 3 solver failure (one line); 1 an internal error (a bug: please report).
@@ -41,7 +43,7 @@ int fail(int status, const std::string& message) {
 std::vector<std::string> join_option_values(int argc, char** argv) {
   static const std::set<std::string> takes_value = {
       "--q", "--v", "--a", "--tau", "--q0", "--v0", "--accelerations", "--duration", "--step",
-      "--rtol", "--atol", "--every"};
+      "--rtol", "--atol", "--every", "--tolerance", "--start"};
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -70,11 +72,13 @@ int main(int argc, char** argv) {
   mechdyn::cli::add_eval_command(app, selected);
   mechdyn::cli::add_simulate_command(app, selected);
   mechdyn::cli::add_info_command(app, selected);
+  mechdyn::cli::add_mobility_command(app, selected);
+  mechdyn::cli::add_invdyn_command(app, selected);
 
   std::vector<std::string> args = join_option_values(argc, argv);
   if (!args.empty() && args[0].rfind("-", 0) != 0 &&
-      std::set<std::string>{"eval", "simulate", "info"}.count(args[0]) == 0)
-    return fail(mechdyn::cli::kExitBadInput, "unknown command '" + args[0] + "' (commands: eval, simulate, info)");
+      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn"}.count(args[0]) == 0)
+    return fail(mechdyn::cli::kExitBadInput, "unknown command '" + args[0] + "' (commands: eval, simulate, info, mobility, invdyn)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(reversed);

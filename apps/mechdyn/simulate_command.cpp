@@ -191,6 +191,7 @@ std::vector<std::string> csv_header(const Model& model) {
 std::string run_simulate(const SimulateFlags& flags) {
   const Settings s = resolve(flags);
   const Model model = load_model(s.model_path);
+  require_rigid_bodies(model, s.model_path, "mechdyn simulate");  // flexible bodies: issue 11, second part
   if (!model.loops.empty()) {  // closed chains: closed_chain_simulation.cpp
     ClosedChainSettings c;
     c.mode = s.mode, c.tau = s.tau, c.velocities = s.velocities, c.accelerations = s.accelerations;

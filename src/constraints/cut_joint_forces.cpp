@@ -31,7 +31,7 @@ void detail::cut_wrenches_from_rows(const Model& model, Data& data) {
 void detail::closed_chain_reactions_from_stage(const Model& model, Data& data) {
   reactions_from_stage(model, data);  // tree: f_{uL}, τ_{uL} without the cut joints (EC eq. 17)
   const int n = model.num_bodies();
-  for (int l = 0; l < n; ++l) data.cut_subtree_wrench[l].setZero();
+  for (int l = 0; l < n; ++l) data.cut_subtree_wrench[l] = data.external_wrench[l];  // external wrenches on l
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
     const Loop& loop = model.loops[i];
     if (loop.a.body != kGround) data.cut_subtree_wrench[loop.a.body] += data.cut_wrench_a[i];
@@ -41,7 +41,7 @@ void detail::closed_chain_reactions_from_stage(const Model& model, Data& data) {
     const int parent = model.bodies[l].parent;
     if (parent != kGround) data.cut_subtree_wrench[parent] += data.cut_subtree_wrench[l];
   }
-  // reaction + gravity + cut wrenches = inertial rate of the subtree uL.
+  // reaction + gravity + cut and external wrenches = inertial rate of the subtree uL.
   for (int u = 0; u < n; ++u) {
     const Vec6 w = data.subtree_force[u] - data.cut_subtree_wrench[u];
     data.subtree_force[u] = w;

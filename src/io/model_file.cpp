@@ -1,5 +1,6 @@
-// Reading model files: ../shared/spec/model-format.md (version 1, the contract) and
-// the project's additions documented in docs/model-file.md (inertia `matrix` form,
+// Reading model files: ../shared/spec/model-format.md (version 1, the contract), its
+// version 2 (../shared/spec/flexible-bodies.md: the `flexible` block, read by
+// flexible_block.cpp) and the project's additions documented in docs/model-file.md (inertia `matrix` form,
 // `markers`, LuGre bristle parameters, defaults).
 //
 // The reader walks the YAML tree once, turning every value into the Model field it
@@ -18,6 +19,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "flexible_block.hpp"
 #include "mechdyn/errors.hpp"
 
 namespace mechdyn {
@@ -177,6 +179,7 @@ class Reader {
   std::string source_;
   std::vector<std::string>* warnings_;
   std::map<std::string, int> body_position_;  // every body name in the file → its index
+  int version_ = 1;                           // the file's format version (1, or 2: flexible bodies)
 };
 
 // Element names: "bodies[2] 'L2'", then " mass", " joint.axis", " joint.friction.static".
@@ -195,10 +198,11 @@ Model Reader::read(const YAML::Node& root) {
   if (!version.IsDefined()) fail("mechdyn", "missing required key 'mechdyn' (the format version, 1)", root);
   int version_number = 0;
   if (!version.IsScalar() || version.Tag() == "!" || !YAML::convert<int>::decode(version, version_number))
-    fail("mechdyn", "the format version must be the integer 1, got " + written(version), version);
-  if (version_number != 1)
+    fail("mechdyn", "the format version must be the integer 1 or 2, got " + written(version), version);
+  if (version_number != 1 && version_number != 2)
     fail("mechdyn", "unsupported format version " + std::to_string(version_number) +
-                        " (this reader reads version 1)", version);
+                        " (this reader reads versions 1 and 2)", version);
+  version_ = version_number;
 
   if (!root["name"].IsDefined()) fail("name", "missing required key 'name'", root);
   model.name = text(root["name"], "name");
@@ -244,7 +248,7 @@ Model Reader::read(const YAML::Node& root) {
   for (const Body& b : model.bodies)
     if (b.parent != kGround) has_child[b.parent] = true;
   for (int i = 0; i < model.num_bodies(); ++i) {
-    if (model.bodies[i].mass == 0.0 && !has_child[i])
+    if (model.bodies[i].mass == 0.0 && !has_child[i] && !model.bodies[i].flexible)
       fail(indexed("bodies", i, model.bodies[i].name) + " mass",
            "must be positive: a massless body is allowed only where it carries a child", bodies[i]["mass"]);
   }
@@ -272,6 +276,7 @@ Model Reader::read(const YAML::Node& root) {
     }
   }
 
+  io::check_flexible_points(root, model, source_);  // flexible_block.cpp
   finalize_model(model, source_);
   return model;
 }
@@ -280,7 +285,7 @@ void Reader::read_body(const YAML::Node& node, int index, Model& model) {
   Body body;
   body.name = node["name"].Scalar();  // checked by the first pass
   const std::string element = indexed("bodies", index, body.name);
-  expect_map(node, element, {"name", "parent", "joint", "mass", "com", "inertia"});
+  expect_map(node, element, {"name", "parent", "joint", "mass", "com", "inertia", "flexible"});
 
   const std::string parent = text(required(node, "parent", element), element + " parent");
   if (parent == "ground") {
@@ -302,8 +307,11 @@ void Reader::read_body(const YAML::Node& node, int index, Model& model) {
   read_joint(required(node, "joint", element), element + " joint", joint);
   if (joint.name.empty()) joint.name = body.name;
 
-  if (!node["mass"].IsDefined()) fail(element, "missing required key 'mass'", node);
-  body.mass = number(node["mass"], element + " mass");
+  // A flexible body's mass, com, inertia (optional) are a rigid part welded to its frame.
+  if (node["flexible"].IsDefined())
+    body.flexible = io::read_flexible_block(node["flexible"], element + " flexible", version_, source_, warnings_);
+  if (!node["mass"].IsDefined() && !body.flexible) fail(element, "missing required key 'mass'", node);
+  if (node["mass"].IsDefined()) body.mass = number(node["mass"], element + " mass");
   if (body.mass < 0.0) fail(element + " mass", "must be positive, got " + quoted(node["mass"].Scalar()), node["mass"]);
 
   if (node["com"].IsDefined()) body.com = vec3(node["com"], element + " com");

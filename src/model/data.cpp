@@ -5,6 +5,7 @@
 namespace mechdyn {
 
 Data::Data(const Model& model) {
+  require_rigid_bodies(model, "model '" + model.name + "'", "mechdyn::Data (the rigid-body algorithms)");
   const std::size_t n = static_cast<std::size_t>(model.num_bodies());
   const Eigen::Index nv = model.nv;
   rotation.assign(n, Mat3::Identity());
@@ -80,9 +81,10 @@ Data::Data(const Model& model) {
     mass_llt = Eigen::LLT<MatX>(nv);
     factor_svd.resize(nv, rows);
     passive_svd.resize(rows, np);
-    system_svd.resize(nv, na + rows);
     full_svd.resize(rows, nv);
     cut_subtree_wrench.assign(n, Vec6::Zero());
+    external_wrench.assign(n, Vec6::Zero());
+    effort_solver.resize(nv, na + rows, na);
     assembly_q = VecX::Zero(model.nq);
     assembly_step = VecX::Zero(nv);
   }

@@ -138,6 +138,7 @@ void finalize_model(Model& model, const std::string& source) {
     if (body.mass < 0.0) fail(source, element, "mass must be positive");
     if (!finite(body.com)) fail(source, element, "com is not finite");
     check_inertia(body.inertia, source, element);
+    if (body.flexible) check_flexible_beam(*body.flexible, source, element + " flexible");
     if (!finite(joint.origin)) fail(source, "joint '" + joint.name + "'", "origin is not finite");
     const std::string jelement = "joint '" + joint.name + "'";
     const int axes = joint_axis_count(joint.type);
@@ -157,7 +158,7 @@ void finalize_model(Model& model, const std::string& source) {
   }
   // A massless body is allowed only where it carries a child (composite joints).
   for (int i = 0; i < n; ++i) {
-    if (model.bodies[i].mass == 0.0 && model.children[i].empty())
+    if (model.bodies[i].mass == 0.0 && model.children[i].empty() && !model.bodies[i].flexible)
       fail(source, "body '" + model.bodies[i].name + "'",
            "mass must be positive (a massless body must carry a child)");
   }
@@ -220,6 +221,7 @@ void finalize_model(Model& model, const std::string& source) {
       fail(source, "marker '" + marker.name + "'", "unknown body");
   }  for (const Joint& joint : model.joints)  // joint friction (friction/friction_models.hpp)
     if (joint.friction) check_joint_friction(*joint.friction, joint.type, source + ": joint '" + joint.name + "'");
+  check_points_on_flexible_bodies(model, source);  // flexible/flexible_beam.hpp
 }
 
 }  // namespace mechdyn

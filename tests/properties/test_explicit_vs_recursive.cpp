@@ -125,6 +125,7 @@ TEST(ExplicitVsRecursive, AgreeOnEveryBundledExample) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(MECHDYN_SOURCE_DIR) + "/examples/models")) {
     if (entry.path().extension() != ".yaml") continue;
     const Model model = load_model_file(entry.path().string());
+    if (has_flexible_bodies(model)) continue;  // the rigid algorithms refuse beams (flexible/flexible_beam.hpp)
     for (unsigned seed = 1; seed <= 10; ++seed) compare(model, seed, worst, entry.path().filename().string());
     ++count;
   }

@@ -71,7 +71,7 @@ TEST(ClosedChainCli, EffortsForEveryCoordinateAreRefused) {
 }
 
 TEST(ClosedChainCli, CrankBeyondTheLimitPositionIsASolverError) {
-  // The reconstructed three-loop crank cannot pass ≈ 1.58 rad: exit status 3, no output.
+  // The reconstructed three-loop crank cannot pass ≈ 1.579 rad: exit status 3, no output.
   const auto r = run_cli("simulate " + source_path("examples/models/three_loop_mechanism.yaml") +
                          " --mode inverse --velocities 1 --duration 3 --step 0.05");
   EXPECT_EQ(r.status, 3);

@@ -1,4 +1,5 @@
-// Reading model files (../shared/spec/model-format.md, version 1).
+// Reading model files (../shared/spec/model-format.md, version 1; version 2 adds flexible
+// bodies, ../shared/spec/flexible-bodies.md and docs/flexible-bodies.md).
 //
 // Every error is a ModelError whose one-line message names the file, the element
 // (e.g. "bodies[2] 'L2' joint.axis") and the problem. Unknown keys are not errors:

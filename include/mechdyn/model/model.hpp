@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "mechdyn/flexible/flexible_beam.hpp"
 #include "mechdyn/math/types.hpp"
 #include "mechdyn/model/joint.hpp"
 
@@ -25,6 +26,9 @@ struct Body {
   double mass = 0.0;                    // m_l (kg)
   Vec3 com = Vec3::Zero();              // r^{l}_{lI}: body frame origin → centre of mass (body frame)
   Mat3 inertia = Mat3::Zero();          // J_{lI}: inertia tensor about the centre of mass (body frame)
+  // A flexible beam (format version 2, flexible/flexible_beam.hpp); mass, com and inertia
+  // are then a rigid part welded to the body frame. std::nullopt: a rigid body.
+  std::optional<FlexibleBeam> flexible;
 };
 
 /// A point fixed on a body (loops, markers), from the body frame origin, body frame.

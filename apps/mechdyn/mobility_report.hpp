@@ -1,0 +1,25 @@
+// Text and JSON forms of a mobility analysis (mobility/mobility_analysis.hpp), shared by
+// `mechdyn mobility` and `mechdyn info`. JSON keys: ../shared/spec/parallel-manipulators.md
+// ("mechdyn mobility") plus the optional keys of docs/parallel-manipulators.md.
+#pragma once
+
+#include <string>
+
+#include "common.hpp"
+#include "mechdyn/mobility/mobility_analysis.hpp"
+
+namespace mechdyn::cli {
+
+/// The contract's object: dof, constraint_rows, rank, redundant_constraints, actuated,
+/// redundant_actuation, singular_actuation, body{name, twists, constraint_wrenches}, then the
+/// optional keys.
+Json mobility_json(const Model& model, const MobilityReport& report);
+
+/// The full human-readable report.
+std::string mobility_text(const Model& model, const MobilityReport& report, const std::string& where);
+
+/// The lines `mechdyn info` adds below its closure line: Grübler–Kutzbach and the
+/// over-constraint, actuation (redundant / singular), idle freedoms. Indented by two spaces.
+std::string mobility_summary(const Model& model, const MobilityReport& report);
+
+}  // namespace mechdyn::cli
