@@ -7,7 +7,11 @@
 //
 // Usage: mechdyn_profile <model> <algorithm> <iterations>
 //   model:     five_axis_tree | panda_like_arm | serial_chain_50
-//   algorithm: rnea | crba | aba | explicit_forward_dynamics
+//   algorithm: rnea | crba | aba | explicit_forward_dynamics | eval_sequence | eval_terms
+//     eval_sequence: the separate calls `mechdyn eval` made before compute_all_terms
+//       (explicit M, h, τ, reactions, friction, forward dynamics, final poses), each with
+//       its own kinematics; eval_terms: compute_all_terms(q, v, a, τ) where the commit
+//       has it (evaluation/compute_all_terms.hpp), else eval_sequence.
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -17,8 +21,36 @@
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
+#include "mechdyn/dynamics/explicit_bias.hpp"
+#include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
+#include "mechdyn/dynamics/explicit_jsim.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+#if __has_include("mechdyn/evaluation/compute_all_terms.hpp")
+#include "mechdyn/evaluation/compute_all_terms.hpp"
+#define MECHDYN_HAS_COMPUTE_ALL_TERMS 1
+#endif
 #include "random_model.hpp"
+
+namespace {
+
+// What run_eval called before compute_all_terms (tree models: no loop closure).
+double eval_sequence(const mechdyn::Model& model, mechdyn::Data& data, const mechdyn::VecX& q,
+                     const mechdyn::VecX& v, const mechdyn::VecX& a, const mechdyn::VecX& tau) {
+  using namespace mechdyn;
+  double sink = explicit_mass_matrix(model, data, q)(0, 0);
+  sink += explicit_bias_force(model, data, q, v)[0];
+  sink += explicit_inverse_dynamics(model, data, q, v, a)[0];
+  joint_reactions(model, data, q, v, a);
+  sink += inverse_dynamics_with_friction(model, data, q, v, a, LuGreEvaluation::SteadyState)[0];
+  sink += explicit_forward_dynamics(model, data, q, v, tau)[0];
+  forward_kinematics(model, data, q);
+  return sink + data.position[0][0];
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace mechdyn;
@@ -50,6 +82,18 @@ int main(int argc, char** argv) {
     for (long k = 0; k < iterations; ++k) sink += aba(model, data, q, v, a)[0];
   } else if (algorithm == "explicit_forward_dynamics") {
     for (long k = 0; k < iterations; ++k) sink += explicit_forward_dynamics(model, data, q, v, a)[0];
+  } else if (algorithm == "eval_sequence") {
+    for (long k = 0; k < iterations; ++k) sink += eval_sequence(model, data, q, v, a, a);
+  } else if (algorithm == "eval_terms") {
+#ifdef MECHDYN_HAS_COMPUTE_ALL_TERMS
+    for (long k = 0; k < iterations; ++k) {
+      compute_all_terms(model, data, q, v, &a, &a);
+      sink += data.mass_matrix(0, 0) + data.bias_force[0] + data.tau[0] + data.tau_with_friction[0] + data.ddq[0] +
+              data.position[0][0];
+    }
+#else
+    for (long k = 0; k < iterations; ++k) sink += eval_sequence(model, data, q, v, a, a);
+#endif
   } else {
     std::fprintf(stderr, "unknown algorithm '%s'\n", algorithm.c_str());
     return 2;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instruction counts per call (callgrind) of RNEA, CRBA, ABA and explicit forward
 # dynamics on the benchmark models (docs/benchmarks.md, "Profile"), and of one
-# `mechdyn eval ... --json` on the Panda and the three-loop mechanism.
+# `mechdyn eval ... --json` on the five-axis tree, the Panda and the three-loop mechanism.
 #
 #   bash scripts/profile.sh [build-dir]      (default: build; needs mechdyn_profile and mechdyn)
 #
@@ -31,7 +31,22 @@ for algorithm in rnea crba aba explicit_forward_dynamics; do
   done
 done
 
+printf '\n| the terms of mechdyn eval (q, v, a, tau) | model | instructions per call |\n|---|---|---:|\n'
+for algorithm in eval_sequence eval_terms; do
+  for model in five_axis_tree panda_like_arm serial_chain_50; do
+    base=$(instructions "$profile" "$model" "$algorithm" 0)
+    full=$(instructions "$profile" "$model" "$algorithm" "$n")
+    printf '| %s | %s | %d |\n' "$algorithm" "$model" $(((full - base) / n))
+  done
+done
+
 printf '\n| mechdyn eval --json | instructions (whole process) |\n|---|---:|\n'
+five=(eval "$root/examples/models/five_axis_tree.yaml" --q 0.1,-0.2,0.3,0.05,0.5 --v 0.3,-0.2,0.1,0.4,-0.5
+      --a 0.2,0.1,-0.3,0.2,0.1 --tau 1,2,3,4,5 --json)
+printf '| five_axis_tree (q, v, a, tau) | %d |\n' "$(instructions "$cli" "${five[@]}")"
+printf '| five_axis_tree (q, v, a, tau), --method recursive | %d |\n' \
+  "$(instructions "$cli" "${five[@]}" --method recursive)"
+printf '| five_axis_tree (q, v) only | %d |\n' "$(instructions "$cli" "${five[@]:0:6}" --json)"
 panda=(eval "$root/examples/models/panda_7dof.yaml" --q 0.1,-0.2,0.3,-1.2,0.5,1.1,0.4
        --v 0.3,-0.2,0.1,0.4,-0.5,0.2,0.1 --a 0.2,0.1,-0.3,0.2,0.1,-0.1,0.3 --tau 1,2,3,4,5,6,7 --json)
 printf '| panda_7dof (q, v, a, tau) | %d |\n' "$(instructions "$cli" "${panda[@]}")"

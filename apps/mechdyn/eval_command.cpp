@@ -7,17 +7,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "mechdyn/constraints/loop_closure.hpp"
-#include "mechdyn/dynamics/aba.hpp"
-#include "mechdyn/dynamics/crba.hpp"
-#include "mechdyn/dynamics/explicit_bias.hpp"
-#include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
-#include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
-#include "mechdyn/dynamics/explicit_jsim.hpp"
-#include "mechdyn/dynamics/joint_reactions.hpp"
-#include "mechdyn/dynamics/rnea.hpp"
-#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
-#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/evaluation/compute_all_terms.hpp"
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn::cli {
@@ -76,41 +66,32 @@ std::string run_eval(const EvalOptions& o) {
   const VecX v = o.has_v ? parse_number_list(o.v, "--v", model.nv, "nv") : VecX::Zero(model.nv);
   const bool recursive = o.method == "recursive";
 
+  VecX a, tau;
+  if (o.has_a) a = parse_number_list(o.a, "--a", model.nv, "nv");
+  if (o.has_tau) tau = parse_number_list(o.tau, "--tau", model.nv, "nv");
+  // Every term below on one kinematics stage (evaluation/compute_all_terms.hpp).
   Data data(model);
-  const VecX zero = VecX::Zero(model.nv);
-  MatX mass_matrix;
-  VecX bias, gravity;
-  if (recursive) {
-    mass_matrix = crba(model, data, q);
-    bias = rnea(model, data, q, v, zero);
-    gravity = rnea(model, data, q, zero, zero);
-  } else {
-    mass_matrix = explicit_mass_matrix(model, data, q);
-    bias = explicit_bias_force(model, data, q, v);
-    gravity = data.gravity_force;
-  }
+  AllTermsOptions options;
+  options.method = recursive ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
+  compute_all_terms(model, data, q, v, o.has_a ? &a : nullptr, o.has_tau ? &tau : nullptr, options);
+  const MatX& mass_matrix = data.mass_matrix;
+  const VecX& bias = data.bias_force;
+  const VecX& gravity = data.gravity_force;
   check_finite(mass_matrix, "the mass matrix");
   check_finite(bias, "the bias force");
   check_finite(gravity, "the gravity force");
 
-  VecX a, tau_inverse;
   const bool with_friction = has_joint_friction(model);
-  VecX tau_with_friction, constraint_torque, constraint_force, axial_load, normal_load;  // friction/*.hpp
-  std::vector<Vec3> reaction_force, reaction_torque;
+  const VecX& tau_inverse = data.tau;
+  const VecX& tau_with_friction = data.tau_with_friction;
+  const VecX& constraint_torque = data.constraint_torque;
+  const VecX& constraint_force = data.constraint_force;
+  const VecX& axial_load = data.axial_load;
+  const VecX& normal_load = data.normal_load;
+  const std::vector<Vec3>& reaction_force = data.reaction_force;
+  const std::vector<Vec3>& reaction_torque = data.reaction_torque;
   if (o.has_a) {
-    a = parse_number_list(o.a, "--a", model.nv, "nv");
-    tau_inverse = recursive ? rnea(model, data, q, v, a) : explicit_inverse_dynamics(model, data, q, v, a);
     check_finite(tau_inverse, "tau");
-    joint_reactions(model, data, q, v, a);
-    reaction_force = data.reaction_force;
-    reaction_torque = data.reaction_torque;
-    // EC Algorithm 1: load decomposition, normal loads, τ_d = M a + h + τ_f (eq. 54). One
-    // state has no bristle history: LuGre joints at their steady state (the Stribeck curve).
-    tau_with_friction = inverse_dynamics_with_friction(model, data, q, v, a, LuGreEvaluation::SteadyState);
-    constraint_torque = data.constraint_torque;
-    constraint_force = data.constraint_force;
-    axial_load = data.axial_load;
-    normal_load = data.normal_load;
     check_finite(tau_with_friction, "the friction efforts");
     check_finite(normal_load, "the normal loads");
     for (std::size_t i = 0; i < reaction_force.size(); ++i) {
@@ -118,22 +99,14 @@ std::string run_eval(const EvalOptions& o) {
       check_finite(reaction_torque[i], "the reaction torque of joint '" + model.joints[i].name + "'");
     }
   }
-  VecX forward_a;
-  if (o.has_tau) {
-    const VecX tau = parse_number_list(o.tau, "--tau", model.nv, "nv");
-    forward_a = recursive ? aba(model, data, q, v, tau) : explicit_forward_dynamics(model, data, q, v, tau);
-    check_finite(forward_a, "the forward-dynamics acceleration");
-  }
-  VecX loop_residual;
-  MatX loop_jacobian;
+  const VecX& forward_a = data.ddq;
+  if (o.has_tau) check_finite(forward_a, "the forward-dynamics acceleration");
+  const VecX& loop_residual = data.loop_residual;
+  const MatX& loop_jacobian = data.loop_jacobian;
   if (!model.loops.empty()) {
-    loop_closure(model, data, q);
-    loop_residual = data.loop_residual;
-    loop_jacobian = data.loop_jacobian;
     check_finite(loop_residual, "the loop residual");
     check_finite(loop_jacobian, "the loop Jacobian");
   }
-  forward_kinematics(model, data, q);  // body poses last: the algorithms above overwrite data
 
   if (o.json) {
     Json out = Json::object();

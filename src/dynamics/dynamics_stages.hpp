@@ -9,6 +9,14 @@
 
 namespace mechdyn::detail {
 
+/// The backward iteration of EC eq. (17) for the body accelerations `acceleration` (world
+/// origin, per body; data.acceleration or data.bias_acceleration): each body's inertial
+/// wrench minus gravity, W_l = [c × f + J α + ω × J ω; f], f = m (a_c − g), summed over
+/// each subtree into data.subtree_force (about the world origin). Reads data.velocity,
+/// data.com_position, data.inertia_world. Shared by the reactions (at a) and the explicit
+/// bias (at a⁰).
+void subtree_wrenches(const Model& model, Data& data, const AlignedVector<Vec6>& acceleration);
+
 const MatX& composite_rigid_body(const Model& model, Data& data);             // crba_from_kinematics
 const VecX& explicit_bias_from_stage(const Model& model, Data& data);         // explicit_bias_force_from_kinematics
 void reactions_from_stage(const Model& model, Data& data);                    // joint_reactions_from_kinematics

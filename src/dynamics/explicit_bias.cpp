@@ -28,7 +28,6 @@
 
 #include "../kinematics/kinematics_stage.hpp"
 #include "dynamics_stages.hpp"
-#include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
@@ -61,7 +60,7 @@ void gravity_from_kinematics(const Model& model, Data& data) {
 
 const VecX& detail::explicit_bias_from_stage(const Model& model, Data& data) {
   detail::bias_accelerations(model, data);                // a⁰ = a⁰_λ + Ṡ q̇ (EC eqs. 8, 10 at q̈ = 0)
-  subtree_wrenches(model, data, data.bias_acceleration);  // W_u at q̈ = 0 (the eq. 17 iteration)
+  detail::subtree_wrenches(model, data, data.bias_acceleration);  // W_u at q̈ = 0 (the eq. 17 iteration)
   for (int i = 0; i < model.nv; ++i)
     data.bias_force[i] = data.motion_axis[i].dot(data.subtree_force[model.dof_body[i]]);  // n_uᵀ h[u], eq. (17)
   gravity_from_kinematics(model, data);

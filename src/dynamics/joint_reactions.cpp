@@ -27,7 +27,7 @@
 
 namespace mechdyn {
 
-void subtree_wrenches(const Model& model, Data& data, const AlignedVector<Vec6>& acceleration) {
+void detail::subtree_wrenches(const Model& model, Data& data, const AlignedVector<Vec6>& acceleration) {
   const int n = model.num_bodies();
   const Vec3& g = model.gravity;
   for (int l = 0; l < n; ++l) {  // each body's inertial wrench minus gravity, about the world origin

@@ -88,6 +88,11 @@ void detail::kinematics_stage(const Model& model, Data& data, const double* q, c
   }
 }
 
+void detail::stage_accelerations(const Model& model, Data& data, const double* a) {
+  accelerations(model, data, a, data.acceleration);
+  data.kinematics_level = 2;
+}
+
 void detail::bias_accelerations(const Model& model, Data& data) {
   accelerations(model, data, nullptr, data.bias_acceleration);
 }
@@ -116,8 +121,7 @@ void forward_kinematics_accelerations(const Model& model, Data& data, const Eige
   check_data(model, data, "forward_kinematics_accelerations");
   check_kinematics(data, 1, "forward_kinematics_accelerations");
   check_vector(a, model.nv, "a");
-  accelerations(model, data, a.data(), data.acceleration);
-  data.kinematics_level = 2;
+  detail::stage_accelerations(model, data, a.data());
 }
 
 void forward_kinematics_bias_accelerations(const Model& model, Data& data) {

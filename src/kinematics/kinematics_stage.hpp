@@ -10,6 +10,9 @@ namespace mechdyn::detail {
 /// forward_kinematics(q), (q, v), (q, v, a) with v, a = nullptr for the lower levels.
 void kinematics_stage(const Model& model, Data& data, const double* q, const double* v, const double* a);
 
+/// forward_kinematics_accelerations without its checks (sets the level to 2).
+void stage_accelerations(const Model& model, Data& data, const double* a);
+
 /// forward_kinematics_bias_accelerations without its checks.
 void bias_accelerations(const Model& model, Data& data);
 

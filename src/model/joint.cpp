@@ -73,6 +73,16 @@ void joint_relative_pose(const Joint& joint, const double* q, Mat3& rotation, Ve
   visit_joint_kind(joint.kind, [&](auto kind) { decltype(kind)::relative_pose(joint, q, rotation, translation); });
 }
 
+void joint_world_motion_axes(const Joint& joint, const Mat3& parent_rotation, const Mat3& rotation,
+                             const Vec3& origin, Vec6* axes) {
+  visit_joint_kind(joint.kind,
+                   [&](auto kind) { decltype(kind)::world_axes(joint, parent_rotation, rotation, origin, axes); });
+}
+
+AxisCarrier joint_axis_carrier(const Joint& joint, int column) {
+  return visit_joint_kind(joint.kind, [&](auto kind) { return decltype(kind)::carrier(column); });
+}
+
 void joint_configuration_rate(const Joint& joint, const double* q, const double* v, const Mat3& parent_rotation,
                               double* q_rate) {
   visit_joint_kind(joint.kind,

@@ -74,13 +74,17 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
       const int c0 = joint.first_freedom;
       if (!joint.cut) {
         const Joint& model_joint = model.joints[joint.index];
-        for (int c = 0; c < joint.freedoms; ++c) {
+        for (int c = 0; c < joint.freedoms; ++c) {  // the joint model says how each axis moves
           s.screws.col(c0 + c) = data.motion_axis[joint.v_index + c];
-          s.carrier[c0 + c] = ScrewCarrier::Proximal;
-          if (model_joint.type == JointType::Universal && c == 1) s.carrier[c0 + c] = ScrewCarrier::Distal;
-          if (model_joint.type == JointType::Spherical) {
-            s.carrier[c0 + c] = ScrewCarrier::WorldDirection;
-            s.point[c0 + c] = data.position[joint.index];
+          switch (joint_axis_carrier(model_joint, c)) {
+            case AxisCarrier::Parent: s.carrier[c0 + c] = ScrewCarrier::Proximal; break;
+            case AxisCarrier::Child: s.carrier[c0 + c] = ScrewCarrier::Distal; break;
+            case AxisCarrier::WorldDirection:
+              s.carrier[c0 + c] = ScrewCarrier::WorldDirection;
+              s.point[c0 + c] = data.position[joint.index];
+              break;
+            case AxisCarrier::World:  // free joints only, which make_parallel_model refuses
+              throw InvalidArgument("joint '" + model_joint.name + "': a free joint cannot be part of a limb");
           }
         }
         continue;

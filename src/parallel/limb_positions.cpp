@@ -101,7 +101,7 @@ void quaternion_for_rotation(const Mat3& rotation, double* q) {
 }
 
 /// Writes what forward_kinematics(q) writes for body b at (rotation, origin), with the
-/// parent's rotation for the joint's motion axes (joint.hpp, joint_motion_axes).
+/// parent's rotation for the joint's motion axes (model/joint.hpp, joint_world_motion_axes).
 void place(const Model& model, Data& data, int b, const Mat3& parent_rotation, const Mat3& rotation,
            const Vec3& origin) {
   const Body& body = model.bodies[b];
@@ -112,21 +112,7 @@ void place(const Model& model, Data& data, int b, const Mat3& parent_rotation, c
   Mat3 rotated;
   rotated.noalias() = rotation * body.inertia;
   data.inertia_world[b].noalias() = rotated * rotation.transpose();
-  Vec6* axes = data.motion_axis.data() + joint.v_index;
-  auto rotation_axis = [&](int k, const Vec3& n) { axes[k] << n, origin.cross(n); };
-  switch (joint.type) {
-    case JointType::Revolute: rotation_axis(0, parent_rotation * joint.axis); break;
-    case JointType::Prismatic: axes[0] << Vec3::Zero(), parent_rotation * joint.axis; break;
-    case JointType::Universal:
-      rotation_axis(0, parent_rotation * joint.axis);
-      rotation_axis(1, rotation * joint.second_axis);
-      break;
-    case JointType::Spherical:
-      for (int k = 0; k < 3; ++k) rotation_axis(k, Vec3::Unit(k));
-      break;
-    case JointType::Free:
-    case JointType::Fixed: break;
-  }
+  joint_world_motion_axes(joint, parent_rotation, rotation, origin, data.motion_axis.data() + joint.v_index);
 }
 
 }  // namespace
@@ -196,9 +182,11 @@ void limb_positions(const Model& model, const ParallelModel& parallel, const Vec
     }
     if (!end.cut) root_coordinates(leg_rotation, leg_rotation.transpose() * rotation);
   }
-  if (kinematics)
+  if (kinematics) {
     for (int b : parallel.platform_bodies)
       if (b != root) place(model, *kinematics, b, rotation, rotation, member_origin(b));
+    kinematics->kinematics_level = 0;  // the position stage, as forward_kinematics(q) leaves it
+  }
 }
 
 }  // namespace mechdyn

@@ -20,17 +20,9 @@ std::string body_name(const Model& model, int body) {
 
 int tree_joint_freedoms(const Model& model, int body) {
   const Joint& joint = model.joints[body];
-  switch (joint.type) {
-    case JointType::Revolute:
-    case JointType::Prismatic:
-    case JointType::Universal:
-    case JointType::Spherical:
-    case JointType::Fixed:
-      return joint.nv;
-    case JointType::Free:
-      break;
-  }
-  refuse(model, "joint '" + joint.name + "' is a free joint (a limb has R, P, U, S or fixed joints)");
+  if (joint.type == JointType::Free)
+    refuse(model, "joint '" + joint.name + "' is a free joint (a limb has R, P, C, U, S or fixed joints)");
+  return joint.nv;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 //   - configuration space: q0 ⊕ (q1 ⊖ q0) = q1, (q ⊕ dv) ⊖ q = dv, and the configuration
 //     rate is the derivative of t ↦ q ⊕ t v (catches a wrong quaternion convention, a
 //     parent rotation applied the wrong way, a rate that does not match integration);
+//   - axis carriers: the rate of each world axis is what its AxisCarrier says;
 //   - names: one per coordinate; the kind chosen once from the axis.
 // Adding a kind = one line in kKinds below.
 #include <gtest/gtest.h>
@@ -101,6 +102,52 @@ TEST_P(JointKinds, WorldKinematicsMatchFiniteDifferencesOfPoses) {
       EXPECT_LT((data.velocity[l] - velocity).norm(), 1e-6) << "seed " << seed << " body " << l;
       const Vec6 acceleration = (plus.velocity[l] - minus.velocity[l]) / (2 * h);
       EXPECT_LT((data.acceleration[l] - acceleration).norm(), 1e-5) << "seed " << seed << " body " << l;
+    }
+  }
+}
+
+// Catches: a kind's AxisCarrier (read by the parallel-manipulator limbs for ṡ) that does
+// not match how its world axes really move — e.g. a universal joint's second axis said
+// to turn with the parent, or a spherical axis said to be constant. Independent: central
+// differences of data.motion_axis along the motion; joint_world_motion_axes must also
+// reproduce what forward_kinematics wrote.
+TEST_P(JointKinds, AxisCarriersGiveTheRatesOfTheWorldAxes) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const Model model = chain_of(GetParam(), seed);
+    std::mt19937 rng(seed + 20);
+    const VecX q = testing::random_configuration(model, rng);
+    const VecX v = testing::random_vector(model.nv, rng);
+    Data data(model), plus(model), minus(model);
+    forward_kinematics(model, data, q, v);
+    const double h = 1e-6;
+    forward_kinematics(model, plus, testing::integrate_configuration(model, q, v, h));
+    forward_kinematics(model, minus, testing::integrate_configuration(model, q, v, -h));
+    for (int l = 0; l < model.num_bodies(); ++l) {
+      const Joint& joint = model.joints[l];
+      const int parent = model.bodies[l].parent;
+      const Mat3 parent_rotation = parent == kGround ? Mat3::Identity() : data.rotation[parent];
+      const Vec6 parent_velocity = parent == kGround ? Vec6::Zero() : data.velocity[parent];
+      Vec6 axes[6];
+      joint_world_motion_axes(joint, parent_rotation, data.rotation[l], data.position[l], axes);
+      for (int c = 0; c < joint.nv; ++c) {
+        const int k = joint.v_index + c;
+        EXPECT_LT((axes[c] - data.motion_axis[k]).norm(), 1e-15) << "body " << l << " column " << c;
+        const Vec6 rate = (plus.motion_axis[k] - minus.motion_axis[k]) / (2 * h);
+        const Vec6& s = data.motion_axis[k];
+        Vec6 expected = Vec6::Zero();
+        switch (joint_axis_carrier(joint, c)) {
+          case AxisCarrier::Parent: expected = cross_motion(parent_velocity, s); break;
+          case AxisCarrier::Child: expected = cross_motion(data.velocity[l], s); break;
+          case AxisCarrier::WorldDirection: {  // ȯ: the velocity of the body origin
+            const Vec3 origin_velocity =
+                data.velocity[l].tail<3>() + data.velocity[l].head<3>().cross(data.position[l]);
+            expected.tail<3>() = origin_velocity.cross(s.head<3>());
+            break;
+          }
+          case AxisCarrier::World: break;
+        }
+        EXPECT_LT((rate - expected).norm(), 1e-6) << "seed " << seed << " body " << l << " column " << c;
+      }
     }
   }
 }

@@ -26,11 +26,4 @@ void joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX
 /// data.subtree_force, data.reaction_force, data.reaction_torque, data.tau.
 void joint_reactions_from_kinematics(const Model& model, Data& data);
 
-/// The backward iteration itself (EC eq. 17) for the body accelerations `acceleration`
-/// (world origin, per body; data.acceleration or data.bias_acceleration): each body's
-/// inertial wrench minus gravity, W_l = [c × f + J α + ω × J ω; f], f = m (a_c − g),
-/// summed over each subtree into data.subtree_force (about the world origin). Reads
-/// data.velocity, data.com_position, data.inertia_world. No checks.
-void subtree_wrenches(const Model& model, Data& data, const AlignedVector<Vec6>& acceleration);
-
 }  // namespace mechdyn

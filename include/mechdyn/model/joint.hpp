@@ -70,6 +70,16 @@ struct ReactionSplit {
   double axial_load = 0.0;         // f_m (revolute, N), τ_m (prismatic, N·m): load along the axis
 };
 
+/// How a world motion axis s of a joint moves with the mechanism, which fixes its rate ṡ
+/// (docs/joints.md §3; the velocity-product term Ṡ q̇ is Σ ṡ_k q̇_k):
+enum class AxisCarrier {
+  Parent,          // fixed in the parent: ṡ = V_λ × s (revolute, prismatic, cylindrical, universal's first)
+  Child,           // fixed in the child: ṡ = V × s (universal's second axis)
+  WorldDirection,  // [e; o × e], e fixed in the world, o the body origin: ṡ = [0; ȯ × e]
+                   // (spherical, where o is fixed in the parent; free's rotations)
+  World            // constant (free's translations [0; e])
+};
+
 /// Friction parameters of a joint (model-format.md "joint friction"); validated by
 /// check_joint_friction, used by friction/ (docs/friction.md).
 struct FrictionLoad {
@@ -130,6 +140,15 @@ JointKind joint_kind_of(const Joint& joint);
 /// (parent coordinates): x_parent = rotation * x_body + translation.
 /// Revolute: Q = 1 + ñ sin φ + ñ²(1 − cos φ) (eq. 3); prismatic: r = n r + r_0 (eq. 2).
 void joint_relative_pose(const Joint& joint, const double* q, Mat3& rotation, Vec3& translation);
+
+/// The joint's nv world motion axes s (eq. 1; docs/joints.md §1) at a pose: `rotation` and
+/// `origin` are the body's world rotation and frame origin. What forward_kinematics(q)
+/// writes into data.motion_axis + v_index.
+void joint_world_motion_axes(const Joint& joint, const Mat3& parent_rotation, const Mat3& rotation,
+                             const Vec3& origin, Vec6* axes);
+
+/// How the joint's motion axis `column` (0 … nv − 1) moves (AxisCarrier).
+AxisCarrier joint_axis_carrier(const Joint& joint, int column);
 
 /// q̇ = dq/dt for the joint's coordinates from its velocities (quaternion rates for
 /// spherical and free joints; parent_rotation maps world to the parent's coordinates).

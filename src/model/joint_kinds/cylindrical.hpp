@@ -20,6 +20,7 @@ struct Cylindrical : EuclideanCoordinates<2>, GeneralRotation {
   static constexpr int axis_count = 1;         // `axis` (1), `axes` (2) or none in a model file
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
+  static constexpr AxisCarrier carrier(int) { return AxisCarrier::Parent; }  // both columns (docs/joints.md §3)
 
   static void coordinate_names(const Joint& joint, std::vector<CoordinateName>& q, std::vector<CoordinateName>& v) {
     append_names(joint, q, {{"_angle", "rad"}, {"_shift", "m"}});

@@ -14,6 +14,7 @@ struct Fixed : EuclideanCoordinates<0>, IdentityRotation {
   static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
+  static constexpr AxisCarrier carrier(int) { return AxisCarrier::World; }  // no columns
 
   static void coordinate_names(const Joint&, std::vector<CoordinateName>&, std::vector<CoordinateName>&) {}
 

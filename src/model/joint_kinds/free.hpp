@@ -21,6 +21,9 @@ struct Free : GeneralRotation {
   static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = true;
+  static constexpr AxisCarrier carrier(int column) {  // [0; e_k], then [e_k; o × e_k]
+    return column < 3 ? AxisCarrier::World : AxisCarrier::WorldDirection;
+  }
   static constexpr int quaternion_offset = 3;  // q[3..6] is the unit quaternion
 
   static void neutral(const Joint&, double* q) {

@@ -23,6 +23,7 @@ struct Prismatic : EuclideanCoordinates<1>, IdentityRotation {
     return true;
   }
   static constexpr bool uses_world_rotation = false;
+  static constexpr AxisCarrier carrier(int) { return AxisCarrier::Parent; }  // n turns with the parent
 
   static void coordinate_names(const Joint& joint, std::vector<CoordinateName>& q, std::vector<CoordinateName>& v) {
     append_names(joint, q, {{"", "m"}});

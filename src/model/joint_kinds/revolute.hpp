@@ -24,6 +24,7 @@ struct Revolute : EuclideanCoordinates<1>,
     return true;
   }
   static constexpr bool uses_world_rotation = false;
+  static constexpr AxisCarrier carrier(int) { return AxisCarrier::Parent; }  // n turns with the parent
 
   static void coordinate_names(const Joint& joint, std::vector<CoordinateName>& q, std::vector<CoordinateName>& v) {
     append_names(joint, q, {{"", "rad"}});

@@ -20,6 +20,7 @@ struct Spherical : GeneralRotation {
   static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = true;
+  static constexpr AxisCarrier carrier(int) { return AxisCarrier::WorldDirection; }  // e_k through o
   static constexpr int quaternion_offset = 0;  // q[0..3] is the unit quaternion
 
   static void neutral(const Joint&, double* q) { q[0] = 1.0, q[1] = q[2] = q[3] = 0.0; }

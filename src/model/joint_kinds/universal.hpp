@@ -19,6 +19,9 @@ struct Universal : EuclideanCoordinates<2>, GeneralRotation {
   static constexpr int axis_count = 2;         // `axis` (1), `axes` (2) or none in a model file
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
+  static constexpr AxisCarrier carrier(int column) {  // the cross: first axis in the parent, second in the child
+    return column == 0 ? AxisCarrier::Parent : AxisCarrier::Child;
+  }
 
   static void coordinate_names(const Joint& joint, std::vector<CoordinateName>& q, std::vector<CoordinateName>& v) {
     append_names(joint, q, {{"_1", "rad"}, {"_2", "rad"}});

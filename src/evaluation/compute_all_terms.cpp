@@ -1,0 +1,54 @@
+// Every term of one state on one kinematics stage (Pinocchio's computeAllTerms). See the
+// header for what it computes, reads and writes.
+#include "mechdyn/evaluation/compute_all_terms.hpp"
+
+#include "../constraints/loop_stages.hpp"
+#include "../dynamics/dynamics_stages.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/model/checks.hpp"
+
+namespace mechdyn {
+
+void compute_all_terms(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                       const Eigen::Ref<const VecX>& v, const VecX* a, const VecX* tau,
+                       const AllTermsOptions& options) {
+  check_data(model, data, "compute_all_terms");
+  check_state(model, q, &v);
+  if (a != nullptr) check_vector(*a, model.nv, "a");
+  if (tau != nullptr) check_vector(*tau, model.nv, "tau");
+  const bool recursive = options.method == DynamicsMethod::Recursive;
+
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // the one pass (EC eqs. 1–10)
+  detail::composite_rigid_body(model, data);                           // M (EJ eqs. 30–37)
+  if (recursive) {
+    data.bias_force = rnea(model, data, q, v, data.zeros);                // h = RNEA(q, v, 0)
+    data.gravity_force = rnea(model, data, q, data.zeros, data.zeros);  // g = RNEA(q, 0, 0)
+  } else {
+    detail::explicit_bias_from_stage(model, data);  // h and g (EC eqs. 19–22)
+  }
+  if (model.num_loop_rows > 0) detail::closure_from_stage(model, data);  // Φ, J (EC eq. 24)
+
+  if (a != nullptr) {
+    detail::stage_accelerations(model, data, a->data());  // EC eqs. (8), (10) at a
+    detail::reactions_from_stage(model, data);           // EC eq. (17); data.tau = Sᵀ W
+    friction_from_reactions(model, data, v, *a, options.lugre);  // EC Algorithm 1 lines 6–9
+    if (recursive) {
+      rnea(model, data, q, v, *a);
+    } else {
+      data.tau = data.bias_force;  // EC eq. (16): τ = M a + h
+      detail::add_mass_matrix_product(model, data, a->data(), data.tau.data());
+    }
+  }
+  if (tau != nullptr) {
+    if (recursive) {
+      detail::articulated_body(model, data, tau->data());  // ABA passes 2–3 on the velocity stage
+    } else {
+      detail::factor_mass_matrix(model, data);
+      data.ddq = *tau - data.bias_force;  // EC eq. (16): M q̈ = τ − h (same size: no allocation)
+      detail::solve_mass_matrix(model, data, data.ddq.data());
+    }
+  }
+}
+
+}  // namespace mechdyn
