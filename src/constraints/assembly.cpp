@@ -8,6 +8,7 @@
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -27,6 +28,10 @@ double residual_norm(const Data& data) {
 
 void apply_velocity_increment(const Model& model, const Data& data, Eigen::Ref<VecX> q,
                               const Eigen::Ref<const VecX>& dv) {
+  check_data(model, data, "apply_velocity_increment");
+  check_kinematics(data, 0, "apply_velocity_increment");
+  check_state(model, q);
+  check_vector(dv, model.nv, "dv");
   for (int l = 0; l < model.num_bodies(); ++l) {  // q ⊕ dv, joint by joint (model/joint.hpp)
     const Joint& joint = model.joints[l];
     const int parent = model.bodies[l].parent;
@@ -37,7 +42,7 @@ void apply_velocity_increment(const Model& model, const Data& data, Eigen::Ref<V
 }
 
 bool factor_passive_jacobian(const Model& model, Data& data, double singular_tolerance) {
-  (void)model;
+  check_data(model, data, "factor_passive_jacobian");
   const auto& passive = data.passive_dofs;
   for (std::size_t c = 0; c < passive.size(); ++c)
     data.constraint_passive.col(static_cast<Eigen::Index>(c)) = data.loop_jacobian.col(passive[c]);
@@ -46,6 +51,7 @@ bool factor_passive_jacobian(const Model& model, Data& data, double singular_tol
 }
 
 AssemblyResult assemble(const Model& model, Data& data, Eigen::Ref<VecX> q, const AssemblyOptions& options) {
+  check_data(model, data, "assemble");
   check_state(model, q);
   AssemblyResult result;
   loop_closure(model, data, q);

@@ -13,6 +13,7 @@
 #include "mechdyn/friction/friction_models.hpp"
 #include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -56,6 +57,9 @@ void subtract_external_generalized_force(const Model& model, Data& data) {
 
 void actuated_joint_friction(const Model& model, Data& data, const Eigen::Ref<const VecX>& v,
                              const Eigen::Ref<const VecX>& a) {
+  check_data(model, data, "actuated_joint_friction");
+  check_vector(v, model.nv, "v");
+  check_vector(a, model.nv, "a");
   // Normal loads from the closed chain's reaction wrenches (EC eq. 47, model-format.md form).
   joint_load_decomposition(model, data);
   data.friction_effort.setZero();
@@ -72,6 +76,7 @@ const VecX& closed_chain_inverse_dynamics(const Model& model, Data& data, Eigen:
                                           Eigen::Ref<VecX> a, const ClosedChainOptions& options) {
   {
     const Eigen::Ref<const VecX> qc(q), vc(v), ac(a);
+    check_data(model, data, "closed_chain_inverse_dynamics");
     check_state(model, qc, &vc, &ac);
   }
   // 1. assembly; leaves J_p factorised at the solution and checks it is not singular.

@@ -4,10 +4,13 @@
 #include <Eigen/SVD>
 
 #include "mechdyn/constraints/loop_closure.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
 ConstraintRank constraint_rank(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, double tolerance) {
+  check_data(model, data, "constraint_rank");
+  check_state(model, q);
   loop_closure(model, data, q);
   const MatX& jac = data.loop_jacobian;
   ConstraintRank out;

@@ -8,10 +8,13 @@
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/errors.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
 double project_positions(const Model& model, Data& data, Eigen::Ref<VecX> q, const ProjectionOptions& options) {
+  check_data(model, data, "project_positions");
+  check_state(model, q);
   if (model.num_loop_rows == 0) return 0.0;
   loop_closure(model, data, q);
   double norm = data.loop_residual.lpNorm<Eigen::Infinity>();
@@ -34,6 +37,9 @@ double project_positions(const Model& model, Data& data, Eigen::Ref<VecX> q, con
 
 double project_velocities(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, Eigen::Ref<VecX> v,
                           const ProjectionOptions& options) {
+  check_data(model, data, "project_velocities");
+  const Eigen::Ref<const VecX> velocities(v);
+  check_state(model, q, &velocities);
   const Eigen::Index rows = model.num_loop_rows;
   if (rows == 0) return 0.0;
   loop_closure(model, data, q);

@@ -5,10 +5,13 @@
 #include <cmath>
 
 #include "mechdyn/constraints/loop_closure.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
 double loop_residual_norm(const Model& model, const Data& data) {
+  check_data(model, data, "loop_residual_norm");
+  check_kinematics(data, 0, "loop_residual_norm");
   double largest = 0.0;
   auto keep = [&](double x) { largest = std::max(largest, std::abs(x)); };
   for (const Loop& loop : model.loops) {

@@ -2,24 +2,26 @@
 // M q̈ + h + τ_f(N(q̈), v) = τ_d (EC §4.1, eq. 53) by fixed-point iteration on τ_f, with
 // the stick set of the switching models. See friction/forward_dynamics_with_friction.hpp.
 //
-// The kinematics stage runs once, at (q, v); each iteration only redoes its acceleration
-// level (forward_kinematics_accelerations) for the reactions.
-// Reads: Model, data.friction_state (LuGre). Writes: data.ddq, data.friction_effort,
-// data.friction_state_rate, data.joint_stuck, data.tau_with_friction, data.tau, the
-// reactions, the decomposition, data.mass_matrix, data.bias_force, the friction scratch
-// (friction_previous, friction_rhs, friction_direction, friction_matrix, friction_factor). Allocates nothing.
+// The kinematics stage runs once, at (q, v), and M and h are formed once on it; each
+// iteration only redoes the stage's acceleration level at its q̈ for the reactions.
+// Reads: Model, data.friction_state (LuGre). Writes: the kinematics stage (data.acceleration
+// at the last q̈), data.ddq, data.friction_effort, data.friction_state_rate,
+// data.joint_stuck, data.tau_with_friction, data.tau, the reactions (data.reaction_force,
+// reaction_torque, subtree_force), the decomposition, data.mass_matrix,
+// data.composite_inertia, data.bias_force, data.gravity_force, data.bias_acceleration,
+// data.subtree_inertia, the friction scratch (friction_previous, friction_rhs,
+// friction_direction, friction_matrix, friction_factor). Allocates nothing.
 #include "mechdyn/friction/forward_dynamics_with_friction.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "mechdyn/dynamics/crba.hpp"
-#include "mechdyn/dynamics/explicit_bias.hpp"
-#include "mechdyn/dynamics/joint_reactions.hpp"
+#include "../dynamics/dynamics_stages.hpp"
+#include "../kinematics/kinematics_stage.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/friction/friction_models.hpp"
 #include "mechdyn/friction/joint_load_decomposition.hpp"
-#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -32,9 +34,9 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
                                            const FrictionSolverOptions& options) {
   check_data(model, data, "forward_dynamics_with_friction");
   check_state(model, q, &v, &tau, "tau");
-  forward_kinematics(model, data, q, v);             // the stage, once: every iteration reads it
-  crba_from_kinematics(model, data);                 // M (EJ eqs. 30–37: the world-frame CRBA)
-  explicit_bias_force_from_kinematics(model, data);  // h (EC eqs. 21–22)
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // once: every iteration reads it
+  detail::composite_rigid_body(model, data);      // M (EJ eqs. 30–37: the world-frame CRBA)
+  detail::explicit_bias_from_stage(model, data);  // h (EC eqs. 21–22)
   const int n = model.num_bodies();
   VecX& friction = data.friction_effort;
   VecX& direction = data.friction_direction;  // slip direction of joints released from rest
@@ -66,8 +68,8 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
     data.friction_factor.solveInPlace(data.ddq);
 
     // Normal loads at this acceleration (Algorithm 1 lines 6–7), then the friction (line 8).
-    forward_kinematics_accelerations(model, data, data.ddq);  // only the acceleration level changes
-    joint_reactions_from_kinematics(model, data);              // data.tau = M q̈ + h
+    detail::stage_accelerations(model, data, data.ddq.data());  // only the acceleration level changes
+    detail::reactions_from_stage(model, data);                  // data.tau = M q̈ + h (EC eq. 17)
     joint_load_decomposition(model, data);
     data.friction_previous = friction;
     bool stick_set_changed = false;

@@ -4,9 +4,11 @@
 #include "mechdyn/friction/friction_simulation.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "mechdyn/errors.hpp"
 #include "mechdyn/friction/friction_models.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -14,6 +16,11 @@ void friction_state_derivative(const Model& model, Data& data, const FrictionSol
                                const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
                                const Eigen::Ref<const VecX>& z, const Eigen::Ref<const VecX>& tau,
                                Eigen::Ref<VecX> a, Eigen::Ref<VecX> z_rate) {
+  check_data(model, data, "friction_state_derivative");
+  check_vector(z, model.nv, "z");
+  if (a.size() != model.nv || z_rate.size() != model.nv)
+    throw InvalidArgument("friction_state_derivative: a and z_rate need " + std::to_string(model.nv) +
+                          " numbers, got " + std::to_string(a.size()) + " and " + std::to_string(z_rate.size()));
   data.friction_state = z;
   a = forward_dynamics_with_friction(model, data, q, v, tau, options);
   z_rate = data.friction_state_rate;

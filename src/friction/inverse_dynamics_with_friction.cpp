@@ -23,6 +23,7 @@ bool has_joint_friction(const Model& model) {
 const VecX& inverse_dynamics_with_friction(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                            const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a,
                                            LuGreEvaluation lugre) {
+  check_data(model, data, "inverse_dynamics_with_friction");
   joint_reactions(model, data, q, v, a);  // Algorithm 1 line 4, eq. (17): reactions and data.tau = M a + h
   return friction_from_reactions(model, data, v, a, lugre);
 }

@@ -7,6 +7,7 @@
 #include "mechdyn/friction/joint_load_decomposition.hpp"
 
 #include <cmath>
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -20,6 +21,7 @@ double joint_normal_load(const Joint& joint, double constraint_torque, double co
 }
 
 void joint_load_decomposition(const Model& model, Data& data) {
+  check_data(model, data, "joint_load_decomposition");
   for (int u = 0; u < model.num_bodies(); ++u) {
     const Joint& joint = model.joints[u];
     const ReactionSplit split = joint_reaction_split(joint, data.motion_axis.data() + joint.v_index,

@@ -4,11 +4,15 @@
 #include <string>
 
 #include "mechdyn/errors.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
 namespace {
-void check(const Model& model, int body, const Eigen::Ref<MatX>& jacobian, Eigen::Index rows) {
+void check(const Model& model, const Data& data, int body, const Eigen::Ref<MatX>& jacobian, Eigen::Index rows,
+           const char* function) {
+  check_data(model, data, function);
+  check_kinematics(data, 0, function);
   if (body != kGround && (body < 0 || body >= model.num_bodies()))
     throw InvalidArgument("jacobian: body index " + std::to_string(body) + " is out of range");
   if (jacobian.rows() != rows || jacobian.cols() != model.nv)
@@ -19,7 +23,7 @@ void check(const Model& model, int body, const Eigen::Ref<MatX>& jacobian, Eigen
 }  // namespace
 
 void point_jacobian(const Model& model, const Data& data, int body, const Vec3& point, Eigen::Ref<MatX> jacobian) {
-  check(model, body, jacobian, 3);
+  check(model, data, body, jacobian, 3, "point_jacobian");
   jacobian.setZero();
   if (body == kGround) return;
   const Vec3 p = data.position[body] + data.rotation[body] * point;
@@ -33,7 +37,7 @@ void point_jacobian(const Model& model, const Data& data, int body, const Vec3& 
 }
 
 void body_jacobian(const Model& model, const Data& data, int body, Eigen::Ref<MatX> jacobian) {
-  check(model, body, jacobian, 6);
+  check(model, data, body, jacobian, 6, "body_jacobian");
   jacobian.setZero();
   if (body == kGround) return;
   const Vec3& origin = data.position[body];
@@ -53,6 +57,8 @@ Vec3 point_position(const Data& data, const BodyPoint& point) {
 }
 
 void marker_positions(const Model& model, const Data& data, std::vector<Vec3>& positions) {
+  check_data(model, data, "marker_positions");
+  check_kinematics(data, 0, "marker_positions");
   positions.resize(model.markers.size());
   for (std::size_t i = 0; i < model.markers.size(); ++i) positions[i] = point_position(data, model.markers[i].at);
 }
