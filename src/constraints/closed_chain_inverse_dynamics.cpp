@@ -105,7 +105,7 @@ const VecX& closed_chain_inverse_dynamics(const Model& model, Data& data, Eigen:
   data.constraint_system.setZero();
   for (Eigen::Index c = 0; c < na; ++c) data.constraint_system(data.actuated_dofs[c], c) = 1.0;
   data.constraint_system.rightCols(rows) = data.loop_jacobian.transpose();
-  // Minimum-norm τ_a first, then minimum-norm λ (constraints/minimum_effort.hpp).
+  // Minimum-norm τ_a first, then minimum-norm λ (math/minimum_effort.hpp).
   if (!data.effort_solver.solve(data.constraint_system, data.constraint_rhs_nv,
                                 data.constraint_solution.head(na + rows), options.rank_tolerance))
     throw SolverError("closed-chain inverse dynamics: the actuated efforts and cut-joint forces cannot balance every "

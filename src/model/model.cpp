@@ -1,8 +1,6 @@
 // Model validation and derived topology.
 #include "mechdyn/model/model.hpp"
 
-#include "mechdyn/friction/friction_models.hpp"
-
 #include <cmath>
 #include <set>
 #include <sstream>

@@ -15,7 +15,7 @@
 #include <Eigen/SVD>
 
 #include "mechdyn/constraints/assembly.hpp"
-#include "mechdyn/constraints/jacobi_svd.hpp"
+#include "mechdyn/math/jacobi_svd.hpp"
 #include "mechdyn/constraints/constraint_rank.hpp"
 #include "mechdyn/constraints/cut_joint_forces.hpp"
 #include "mechdyn/constraints/loop_acceleration.hpp"

@@ -1,5 +1,5 @@
 // The minimum-effort solution of an indeterminate force balance
-// (constraints/minimum_effort.hpp), against an independent construction with Eigen's
+// (math/minimum_effort.hpp), against an independent construction with Eigen's
 // JacobiSVD: x = x_p + N z, x_p = A⁺ b, N = kernel of A, z = −(N_τ)⁺ τ_p.
 // Catches: minimising (τ, y) together instead of τ first, a wrong null-space basis, a
 // wrong internal-force space, a row-rank-deficient system reported as solved.
@@ -8,7 +8,7 @@
 #include <Eigen/SVD>
 #include <random>
 
-#include "mechdyn/constraints/minimum_effort.hpp"
+#include "mechdyn/math/minimum_effort.hpp"
 
 namespace mechdyn {
 namespace {

@@ -5,7 +5,7 @@
 // "Numerical Optimization", 2nd ed., Alg. 3.1 and §11.2). The actuated coordinates
 // (joints with actuated: true) stay as given; the passive ones start at the user's
 // guess. Each step solves J_p Δ = −Φ in the minimum-norm least-squares sense with a
-// one-sided Jacobi SVD (constraints/jacobi_svd.hpp), so redundant closure rows (rank-deficient J_p by
+// one-sided Jacobi SVD (math/jacobi_svd.hpp), so redundant closure rows (rank-deficient J_p by
 // rows) are handled. A step Δ in velocity coordinates is applied to q by
 // apply_velocity_increment (exact for revolute, prismatic, universal; a rotation-vector
 // update for quaternion joints).

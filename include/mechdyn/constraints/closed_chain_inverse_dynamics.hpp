@@ -19,7 +19,7 @@
 // Redundancy: with redundant closure rows or redundant actuation [S_a Jᵀ] has more columns
 // than rank and (τ_a, λ) is not unique. Returned: the minimum-2-norm actuator efforts τ_a
 // (over τ_a alone — not mixed with λ, whose rows have other units and depend on the
-// choice of cut joints), then the minimum-norm λ among them (constraints/minimum_effort.hpp;
+// choice of cut joints), then the minimum-norm λ among them (math/minimum_effort.hpp;
 // data.effort_solver holds the internal-force dimension and basis). The passive motion (steps 2–3) must be
 // determined: J_p must have full column rank (else SolverError, singular configuration),
 // and the actuated motion must be compatible with the loops (else SolverError).

@@ -9,7 +9,7 @@
 //   a_free = M⁻¹ (τ − h),  (J M⁻¹ Jᵀ) λ = c − J a_free,  a = a_free + M⁻¹ Jᵀ λ.
 // J M⁻¹ Jᵀ = Kᵀ K is symmetric positive semi-definite; with redundant closure rows it
 // is singular, so it is applied as a pseudo-inverse through the SVD of K = U Σ Vᵀ
-// (constraints/jacobi_svd.hpp; (KᵀK)⁺ = V Σ⁻² Vᵀ), singular values below
+// (math/jacobi_svd.hpp; (KᵀK)⁺ = V Σ⁻² Vᵀ), singular values below
 // rank_tolerance × the largest treated as zero: a is unique, λ the minimum-norm
 // multiplier. (The SVD of K, not an eigen-decomposition of KᵀK, keeps the rank decision
 // at the accuracy of K.) When KᵀK is certified well conditioned (Cholesky KᵀK = L Lᵀ

@@ -19,7 +19,7 @@ namespace mechdyn {
 struct ProjectionOptions {
   double tolerance = 1e-12;  // ‖Φ‖∞ after projection
   int max_iterations = 20;
-  double rank_tolerance = 1e-9;   // relative singular-value threshold (constraints/jacobi_svd.hpp)
+  double rank_tolerance = 1e-9;   // relative singular-value threshold (math/jacobi_svd.hpp)
 };
 
 /// Projects q onto Φ(q) = 0 (all coordinates may move). Returns ‖Φ‖∞ after. Throws

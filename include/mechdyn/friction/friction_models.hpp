@@ -24,12 +24,6 @@
 
 namespace mechdyn {
 
-/// Throws ModelError naming `element` (e.g. "model: joint 'J1'") unless the friction
-/// parameters are valid for the joint type: finite; k_c, k_v ≥ 0; k_s ≥ k_c and v_s > 0
-/// for stribeck, lugre and brown_mcphee; σ0 > 0 and σ1 ≥ 0 for lugre; `load` arms > 0
-/// (pin_radius for revolute only); friction on revolute and prismatic joints only.
-void check_joint_friction(const JointFriction& friction, JointType type, const std::string& element);
-
 /// The Stribeck curve g(v) = k_c N + (k_s − k_c) N exp(−(v/v_s)²) (eq. 52); k_c N for
 /// coulomb_viscous. The magnitude of the velocity-independent friction at velocity v.
 double friction_level(const JointFriction& friction, double normal_load, double velocity);

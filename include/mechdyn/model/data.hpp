@@ -10,8 +10,8 @@
 
 #include <Eigen/Cholesky>
 
-#include "mechdyn/constraints/jacobi_svd.hpp"
-#include "mechdyn/constraints/minimum_effort.hpp"
+#include "mechdyn/math/jacobi_svd.hpp"
+#include "mechdyn/math/minimum_effort.hpp"
 #include "mechdyn/math/spatial.hpp"
 #include "mechdyn/math/types.hpp"
 #include "mechdyn/model/model.hpp"

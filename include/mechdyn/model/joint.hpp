@@ -81,7 +81,7 @@ enum class AxisCarrier {
 };
 
 /// Friction parameters of a joint (model-format.md "joint friction"); validated by
-/// check_joint_friction, used by friction/ (docs/friction.md).
+/// check_joint_friction (below), used by friction/ (docs/friction.md).
 struct FrictionLoad {
   double pin_radius = 0.0;    // R_p (m)
   double bending_arm = 0.0;   // R_b (m)
@@ -101,6 +101,12 @@ struct JointFriction {
   double bristle_damping = 0.0;    // σ1
   std::optional<FrictionLoad> load;
 };
+
+/// A model rule, checked by finalize_model (src/model/joint_friction_rules.cpp). Throws ModelError naming `element` (e.g. "model: joint 'J1'") unless the friction
+/// parameters are valid for the joint type: finite; k_c, k_v ≥ 0; k_s ≥ k_c and v_s > 0
+/// for stribeck, lugre and brown_mcphee; σ0 > 0 and σ1 ≥ 0 for lugre; `load` arms > 0
+/// (pin_radius for revolute only); friction on revolute and prismatic joints only.
+void check_joint_friction(const JointFriction& friction, JointType type, const std::string& element);
 
 struct JointLimits {
   double lower = -std::numeric_limits<double>::infinity();

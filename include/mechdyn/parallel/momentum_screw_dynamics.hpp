@@ -24,7 +24,7 @@
 //    6 equations in x = [τ; y]: the driving forces directly (eq. 41 folded in: τ_s = s ∘ T_j).
 // Exactly 6 unknowns: the Cholesky factor of AᵀA (parallel/screw_gram.hpp; singular when a
 // column of A comes within 1e-7, relative, of the span of the others). Redundant actuation (more unknowns than 6): minimum-2-norm efforts, then minimum-norm y
-// (constraints/minimum_effort.hpp); the internal-force dimension and basis are kept.
+// (math/minimum_effort.hpp); the internal-force dimension and basis are kept.
 // Wrenches are spatial forces [m; f] about the world origin (math/spatial.hpp); the pairing
 // s ∘ W with a twist s = (ω; v) is then the dot product (the reciprocal product ω·m + v·f).
 // Reads Data's position kinematics (com_position, inertia_world) and the limb workspace
@@ -32,7 +32,7 @@
 // Allocates nothing.
 #pragma once
 
-#include "mechdyn/constraints/minimum_effort.hpp"
+#include "mechdyn/math/minimum_effort.hpp"
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/parallel/limb_kinematics.hpp"
 #include "mechdyn/parallel/parallel_model.hpp"

@@ -52,7 +52,7 @@ struct MotionInverseDynamicsOptions {
   /// Largest ‖Φ‖∞ accepted (m, rad): beyond it the sample is refused (violated closure).
   double closure_tolerance = 1e-9;
   PrescribedMotionOptions kinematics;
-  double rank_tolerance = 1e-10;  // row rank of the force systems (constraints/minimum_effort.hpp)
+  double rank_tolerance = 1e-10;  // row rank of the force systems (math/minimum_effort.hpp)
 };
 
 /// The constant part: the prescribed body, its limbs when the model is a parallel

@@ -22,7 +22,7 @@
 //    for a motion the actuators control. When the unknowns outnumber the equations
 //    (redundant actuation: 56 − 54 = 2 for 3UPS-UPU-S) the indeterminate part is fixed by
 //    minimum 2-norm of the efforts τ (N, N·m), then minimum 2-norm of y — joint forces in N
-//    and torques in N·m at the joint centres (constraints/minimum_effort.hpp). (The paper's
+//    and torques in N·m at the joint centres (math/minimum_effort.hpp). (The paper's
 //    eq. 58, Q = (c cᵀ)⁻¹(mA + W + F_E), is dimensionally inconsistent as printed — c cᵀ is
 //    54 × 54 and Q has 56 entries; the minimum-norm reading is Q = cᵀ(c cᵀ)⁻¹(…), which
 //    mixes N and N·m in one norm and drives the actuators against each other through the
@@ -34,7 +34,7 @@
 
 #include <vector>
 
-#include "mechdyn/constraints/minimum_effort.hpp"
+#include "mechdyn/math/minimum_effort.hpp"
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn {

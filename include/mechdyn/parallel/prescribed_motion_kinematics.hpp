@@ -13,7 +13,7 @@
 // Positions: Newton's method on all coordinates with minimum-norm steps K Δ = −r (K of the
 // position rows, ė = A ω with A = ½ Σ b̃ᵢ ãᵢ), backtracking on ‖r‖², from the caller's q
 // (the previous sample: warm start). Every solve uses the one-sided Jacobi SVD of K
-// (constraints/jacobi_svd.hpp), so redundant closure rows — over-constrained mechanisms —
+// (math/jacobi_svd.hpp), so redundant closure rows — over-constrained mechanisms —
 // are handled; K must have full column rank nv (every joint determined by the body's
 // motion).
 // Partial prescription (TwistPrescription): the rows of J_body for the prescribed twist

@@ -18,7 +18,7 @@
 // basis are reported (docs/parallel-manipulators.md, "Redundancy").
 // Method: a column-pivoted Householder QR of Aᵀ (Golub & Van Loan, "Matrix Computations",
 // 4th ed., §5.4.1, §5.6): AᵀP = Q [R₁; 0], so x_p = Q [R₁⁻ᵀ Pᵀ b; 0] and N = Q [0; I];
-// then the one-sided Jacobi SVD of B (constraints/jacobi_svd.hpp). Rank decisions: A has
+// then the one-sided Jacobi SVD of B (math/jacobi_svd.hpp). Rank decisions: A has
 // full row rank when |R₁(i,i)| > tolerance · |R₁(0,0)| for every i; B's singular values
 // count when above tolerance (N is orthonormal, so B's entries are at most 1).
 // Cost O(n m² + na d²). Every workspace is sized by resize(); solve allocates nothing.
@@ -26,7 +26,7 @@
 
 #include <Eigen/QR>
 
-#include "mechdyn/constraints/jacobi_svd.hpp"
+#include "mechdyn/math/jacobi_svd.hpp"
 #include "mechdyn/math/types.hpp"
 
 namespace mechdyn {

@@ -1,5 +1,5 @@
 // One-sided Jacobi SVD (Hestenes; Golub & Van Loan §8.6.4). See the header.
-#include "mechdyn/constraints/jacobi_svd.hpp"
+#include "mechdyn/math/jacobi_svd.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Minimum-effort solution of a statically indeterminate force balance. See the header.
-#include "mechdyn/constraints/minimum_effort.hpp"
+#include "mechdyn/math/minimum_effort.hpp"
 
 #include <algorithm>
 #include <cmath>
