@@ -15,6 +15,12 @@
 // coordinates are not determined by the actuated ones — a dead point or a branch point).
 // Cost per iteration O(rows · np² + n · depth). Allocates nothing (Data's
 // passive_svd, constraint_* scratch).
+//
+// Reads: Model, q (the actuated coordinates and the initial guess of the passive ones).
+// Writes: q (assembled), the position stage at q, data.loop_residual, data.loop_jacobian,
+// data.loop_row_wrench_a/_b, data.constraint_passive, data.passive_svd,
+// data.assembly_q, data.assembly_step, data.constraint_solution.
+// apply_velocity_increment reads the position stage (parent rotations) and writes q.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

@@ -27,6 +27,14 @@
 // friction/friction_models.hpp (friction_effort; LuGre at its steady state) of the
 // friction library; passive joints are frictionless, as in EC §5.2.
 // Allocates nothing after Data is built.
+//
+// Reads: Model, q, v, a (actuated parts), data.external_wrench. Writes: q, v, a
+// (completed), the kinematics stage at (q, v, a), data.tau (the efforts), data.loop_*
+// (residual, jacobian, bias, multiplier, row wrenches), data.cut_* (wrenches, points,
+// forces, torques), data.cut_subtree_wrench, the reactions (data.reaction_force,
+// reaction_torque, subtree_force), RNEA's scratch, data.effort_solver, the constraint_*
+// scratch, and with friction the load decomposition, data.friction_effort,
+// data.tau_with_friction.
 #pragma once
 
 #include "mechdyn/constraints/assembly.hpp"

@@ -8,6 +8,8 @@
 // ≤ tolerance · σ_max. Real parallel mechanisms are often over-constrained (e.g. a
 // planar loop closed by a spatial revolute cut joint: 3 of its 5 rows are redundant).
 // A diagnostic (mechdyn info, eval): it allocates its result. Cost O(rows² nv).
+// Reads: Model, q. Writes: the position stage at q, data.loop_residual,
+// data.loop_jacobian, data.loop_row_wrench_a/_b.
 #pragma once
 
 #include <vector>

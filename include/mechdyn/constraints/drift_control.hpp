@@ -10,6 +10,12 @@
 //    removes the constraint-violating part with the least kinetic energy change
 //    (Eich-Soellner & Führer, "Numerical Methods in Multibody Dynamics", §5.3).
 // Source of the closure rows: EC §2.3, eq. (24). Allocates nothing.
+//
+// project_positions reads Model, q; writes q, the position stage, data.loop_residual,
+// data.loop_jacobian, data.loop_row_wrench_a/_b, data.full_svd, data.assembly_step.
+// project_velocities reads Model, q, v; writes v, the position stage, the closure terms
+// above, data.mass_matrix, data.composite_inertia, data.mass_llt, data.constraint_factor,
+// data.factor_svd, data.constraint_rhs, data.constraint_solution, data.constraint_rhs_nv.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

@@ -1,5 +1,8 @@
 // Kinetic and potential energy of a tree: T = ½ Σ (m v_Iᵀ v_I + ωᵀ J ω), V = −Σ m gᵀ r_I
 // (explicit-canonical-dynamics-joint-friction eq. 12).
+//
+// Reads: Model, q (and v). Writes: the kinematics stage (kinematics/forward_kinematics.hpp:
+// poses, and velocities for the kinetic energy). Cost O(n). Allocates nothing.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

@@ -1,5 +1,11 @@
 // Recursive Newton–Euler inverse dynamics in body coordinates (natural frames).
 // Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008) §5.3, Table 5.1.
+//
+// Reads: Model, q, v, a. Writes: data.joint_rotation, data.joint_translation,
+// data.local_motion_axis, data.local_velocity, data.local_acceleration (with −g),
+// data.body_force (f_i, body coordinates), data.tau; data.rnea_world_rotation only for
+// bodies on a spherical/free path (model.needs_world_rotation). The kinematics stage is
+// not touched. Cost O(n). Allocates nothing.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

@@ -3,6 +3,10 @@
 // Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008) §6.5 (LTDL with the
 // expanded parent array λ, model.dof_parent): fill-in never leaves the tree's
 // ancestor pattern, so branches cost nothing. Cost O(Σ depth²).
+//
+// factor_mass_matrix reads data.mass_matrix and model.dof_parent and writes
+// data.mass_matrix_factor (L, D); solve_mass_matrix reads data.mass_matrix_factor and
+// overwrites its argument; add_mass_matrix_product reads data.mass_matrix. Allocates nothing.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

@@ -22,6 +22,16 @@
 // v = 0 are located by friction_simulation.hpp).
 // Cost per iteration: reactions O(n) plus a dense Cholesky O(nv³); typically 2–6
 // iterations. Allocates nothing.
+//
+// Kinematics, M and h are computed once per call; each iteration redoes only the
+// acceleration level of the stage and the reactions at its q̈.
+// Reads: Model, q, v, tau, data.friction_state (LuGre). Writes: the kinematics stage
+// (data.acceleration at the last q̈), data.ddq, data.friction_effort,
+// data.friction_state_rate, data.joint_stuck, data.tau_with_friction, data.tau, the
+// reactions, the load decomposition, data.mass_matrix, data.composite_inertia,
+// data.bias_force, data.gravity_force, data.bias_acceleration, data.subtree_*, and the
+// friction scratch (friction_previous, friction_rhs, friction_direction,
+// friction_matrix, friction_factor).
 #pragma once
 
 #include "mechdyn/model/data.hpp"

@@ -22,6 +22,9 @@
 // therefore counts |v_k| ≤ solver.rest_velocity (1e-9) as rest, and after each chunk a
 // joint held stuck inside the band gets v_k = 0 exactly. Creep bound: rest_velocity
 // times one step (1e-12 rad or m at the default step), then none.
+//
+// friction_state_derivative reads Model, q, v, z, tau and writes data.friction_state = z
+// and what forward_dynamics_with_friction writes; FrictionSimulation owns its Data.
 #pragma once
 
 #include <functional>
