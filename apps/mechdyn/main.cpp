@@ -4,6 +4,7 @@
 //   mechdyn simulate MODEL [--scenario FILE] ...                 forward / inverse dynamics in time
 //   mechdyn info MODEL                                           the model's structure
 //   mechdyn mobility MODEL [--q Q] [--body NAME] [--json]        dof, redundancy, actuation, screws
+//   mechdyn convert INPUT -o OUTPUT [--merge-fixed] [--floating-base]   between YAML, URDF, SDFormat, MJCF
 //
 // Exit status: 0 success; 2 bad input (one line "mechdyn: <problem>" on stderr, nothing
 // on stdout); 3 solver failure (one line); 1 an internal error (a bug: please report).
@@ -72,11 +73,12 @@ int main(int argc, char** argv) {
   mechdyn::cli::add_simulate_command(app, selected);
   mechdyn::cli::add_info_command(app, selected);
   mechdyn::cli::add_mobility_command(app, selected);
+  mechdyn::cli::add_convert_command(app, selected);
 
   std::vector<std::string> args = join_option_values(argc, argv);
   if (!args.empty() && args[0].rfind("-", 0) != 0 &&
-      std::set<std::string>{"eval", "simulate", "info", "mobility"}.count(args[0]) == 0)
-    return fail(mechdyn::cli::kExitBadInput, "unknown command '" + args[0] + "' (commands: eval, simulate, info, mobility)");
+      std::set<std::string>{"eval", "simulate", "info", "mobility", "convert"}.count(args[0]) == 0)
+    return fail(mechdyn::cli::kExitBadInput, "unknown command '" + args[0] + "' (commands: eval, simulate, info, mobility, convert)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(reversed);
