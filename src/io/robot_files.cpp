@@ -100,14 +100,34 @@ Model load_model_from_string(const std::string& text, ModelFormat format, const 
   throw ModelError(source + ": document: unknown model format");
 }
 
-Model load_model(const std::string& path, const ImportOptions& options, std::vector<std::string>* warnings) {
+namespace {
+
+std::string read_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw ModelError(path + ": file: cannot be opened for reading");
   std::ostringstream text;
   text << file.rdbuf();
   if (file.bad()) throw ModelError(path + ": file: read error");
-  const std::string content = text.str();
+  return text.str();
+}
+
+}  // namespace
+
+Model load_model(const std::string& path, const ImportOptions& options, std::vector<std::string>* warnings) {
+  const std::string content = read_file(path);
   return load_model_from_string(content, detect_model_format(path, content), path, options, warnings);
+}
+
+Model load_urdf(const std::string& path, const ImportOptions& options, std::vector<std::string>* warnings) {
+  return load_model_from_string(read_file(path), ModelFormat::Urdf, path, options, warnings);
+}
+
+Model load_sdf(const std::string& path, const ImportOptions& options, std::vector<std::string>* warnings) {
+  return load_model_from_string(read_file(path), ModelFormat::Sdf, path, options, warnings);
+}
+
+Model load_mjcf(const std::string& path, const ImportOptions& options, std::vector<std::string>* warnings) {
+  return load_model_from_string(read_file(path), ModelFormat::Mjcf, path, options, warnings);
 }
 
 std::string write_model_string(const Model& model, ModelFormat format, std::vector<std::string>* warnings) {

@@ -167,7 +167,8 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
   for (GraphLoop& loop : graph.loops) {
     if (loop.a < 0 || loop.a >= n || loop.b < kGround || loop.b >= n)
       fail_at(source, loop.element, "connects a link that does not exist", loop.line);
-    if (!finite(loop.point) || !finite(loop.axis) || !finite(loop.second_axis))
+    if (!finite(loop.point) || !finite(loop.axis) || !finite(loop.second_axis) ||
+        (loop.point_b && !finite(*loop.point_b)))
       fail_at(source, loop.element, "has a value that is not a finite number", loop.line);
     if (loop.a == loop.b) fail_at(source, loop.element, "connects a link to itself; it closes no loop", loop.line);
     if (loop.type == LoopType::Revolute || loop.type == LoopType::Prismatic || loop.type == LoopType::Universal ||
@@ -266,14 +267,19 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
                     "has no mass and carries nothing with mass, yet loop joint '" + loop.name +
                         "' holds it; give it an inertial",
                     links[d].line);
-      const GraphJoint& joint = graph.joints[joint_of[i]];
-      std::string text = "has no mass and carries nothing with mass: ";
-      if (joint.type == JointType::Fixed)
-        text += "dropped, its frame kept as marker '" + links[i].name + "'";
-      else
-        text += std::string("joint '") + joint.name + "' (" + joint_type_name(joint.type) +
-                ") removed with it (it would move no mass: M would have a zero row), its frame kept as marker '" +
-                links[i].name + "'";
+      // A joint that moves no mass would give M a zero row and column (no forward
+      // dynamics), and removing it would change the robot's coordinates: refused.
+      for (int d : dropped) {
+        const GraphJoint& moving = graph.joints[joint_of[d]];
+        if (moving.type != JointType::Fixed)
+          fail_at(source, links[d].element,
+                  "has no mass (no inertial) and carries nothing with mass, but " + moving.element + " (" +
+                      joint_type_name(moving.type) +
+                      ") moves it: the mass matrix would have a zero row; give the link an inertial",
+                  links[d].line);
+      }
+      std::string text = "has no mass and carries nothing with mass: dropped, its frame kept as marker '" +
+                         links[i].name + "'";
       if (dropped.size() > 1) text += " (and " + std::to_string(dropped.size() - 1) + " massless frames below it)";
       warnings.add(links[i].element, text, links[i].line);
       const int to = parent[i];
@@ -346,9 +352,11 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
     loop.type = graph_loop.type;
     int a = graph_loop.a, b = graph_loop.b;
     Vec3 first = graph_loop.axis, second = graph_loop.second_axis;
+    Vec3 point_a = graph_loop.point, point_b = graph_loop.point_b.value_or(graph_loop.point);
     if (a == kGround) {  // after merging into ground; the universal's axes follow their bodies
       std::swap(a, b);
       std::swap(first, second);
+      std::swap(point_a, point_b);
     }
     if (a == b) {
       warnings.add(graph_loop.element,
@@ -358,8 +366,8 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
                    graph_loop.line);
       continue;
     }
-    loop.a = {body_of[a], graph_loop.point - anchor_of(a)};
-    loop.b = {b == kGround ? kGround : body_of[b], graph_loop.point - anchor_of(b)};
+    loop.a = {body_of[a], point_a - anchor_of(a)};
+    loop.b = {b == kGround ? kGround : body_of[b], point_b - anchor_of(b)};
     loop.axis = first;
     loop.second_axis = second;
     model.loops.push_back(std::move(loop));

@@ -76,7 +76,9 @@ struct GraphLoop {
   LoopType type = LoopType::Spherical;
   int a = 0;             // a link (never ground)
   int b = kGround;       // a link or kGround
-  Vec3 point = Vec3::Zero();          // world point where the cut joint sits at q = 0
+  Vec3 point = Vec3::Zero();          // world point where the cut joint sits at q = 0 (on a)
+  std::optional<Vec3> point_b;        // the point on b, world at q = 0, when it is not `point`
+                                      //   (a file whose loops close at another configuration)
   Vec3 axis = Vec3::UnitZ();          // world direction (revolute, prismatic, universal's first: on a)
   Vec3 second_axis = Vec3::UnitY();   // universal: on b
 };

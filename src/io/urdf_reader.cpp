@@ -13,12 +13,14 @@
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
 
 #include "mechdyn/errors.hpp"
+#include "mechdyn/io/model_writer.hpp"
 #include "mechdyn/io/urdf.hpp"
 #include "robot_graph.hpp"
 #include "xml_support.hpp"
@@ -108,15 +110,19 @@ void UrdfReader::index_elements() {
             "the root element is <" + io::printable(root_name) + ">, a URDF file has <robot>" +
                 (root_name == "mujoco" ? " (this is MJCF: name it .xml)" : root_name == "sdf" ? " (this is SDFormat: name it .sdf)" : ""),
             root->GetLineNum());
-  for (const tinyxml2::XMLAttribute* a = root->FirstAttribute(); a != nullptr; a = a->Next())
-    if (std::string(a->Name()).rfind("xmlns:xacro", 0) == 0)
-      fail_at(source_, "document", "is a xacro file: expand it first (xacro robot.urdf.xacro > robot.urdf)",
-              root->GetLineNum());
+  // A file xacro wrote keeps the xmlns:xacro declaration; only unexpanded macros
+  // (<xacro:...> elements, anywhere) make it a xacro source.
+  std::function<void(const tinyxml2::XMLElement*)> refuse_macros = [&](const tinyxml2::XMLElement* parent) {
+    for (const tinyxml2::XMLElement* e = parent->FirstChildElement(); e != nullptr; e = e->NextSiblingElement()) {
+      if (std::string(e->Name()).rfind("xacro:", 0) == 0)
+        fail_at(source_, "<" + io::printable(e->Name()) + ">",
+                "is a xacro macro: expand the file first (xacro robot.urdf.xacro > robot.urdf)", e->GetLineNum());
+      refuse_macros(e);
+    }
+  };
+  refuse_macros(root);
   for (const tinyxml2::XMLElement* e = root->FirstChildElement(); e != nullptr; e = e->NextSiblingElement()) {
     const std::string kind = e->Name();
-    if (kind.rfind("xacro:", 0) == 0)
-      fail_at(source_, "<" + kind + ">", "is a xacro macro: expand the file first (xacro robot.urdf.xacro > robot.urdf)",
-              e->GetLineNum());
     if (kind != "link" && kind != "joint") continue;
     const char* name = e->Attribute("name");
     if (name == nullptr || *name == '\0') fail_at(source_, "<" + kind + ">", "has no name", e->GetLineNum());
@@ -251,7 +257,7 @@ void UrdfReader::add_joint(const urdf::Joint& joint, const JointElement& element
     if (joint.limits->effort > 0.0) limits.effort = joint.limits->effort;
     if (joint.limits->velocity > 0.0) limits.velocity = joint.limits->velocity;
     if (limits.lower > limits.upper) {
-      warnings_.add(name, "<limit lower=\"" + std::to_string(limits.lower) + "\" upper=\"" + std::to_string(limits.upper) +
+      warnings_.add(name, "<limit lower=\"" + shortest_decimal(limits.lower) + "\" upper=\"" + shortest_decimal(limits.upper) +
                               "\"> has lower above upper; the position limits are ignored",
                     element.line);
       limits.lower = -std::numeric_limits<double>::infinity();
@@ -279,18 +285,22 @@ void UrdfReader::add_joint(const urdf::Joint& joint, const JointElement& element
       law.viscous = damping;
       out.friction = law;
       warnings_.add(name,
-                    what.str() + " read as coulomb_viscous friction (coulomb " + std::to_string(friction) +
-                        ", viscous " + std::to_string(damping) +
+                    what.str() + " read as coulomb_viscous friction (coulomb " + shortest_decimal(friction) +
+                        ", viscous " + shortest_decimal(damping) +
                         "); URDF leaves the law to the simulator, so check it (or load without joint dynamics)",
                     element.line);
     }
   }
+  // <mimic>: q = multiplier q_other + offset is a holonomic coupling mechdyn's model
+  // format has no place for (a loop is a cut joint between bodies, not between joint
+  // coordinates). Loading it as an independent joint would silently add a degree of
+  // freedom the robot does not have, so it is refused.
   if (joint.mimic)
-    warnings_.add(name,
-                  "mimics joint " + quoted(joint.mimic->joint_name) + " (multiplier " +
-                      std::to_string(joint.mimic->multiplier) + ", offset " + std::to_string(joint.mimic->offset) +
-                      "); mechdyn has no coupled joints, so it is an independent joint",
-                  element.line);
+    fail_at(source_, name,
+            "<mimic joint=" + quoted(joint.mimic->joint_name) +
+                ">: coupled joints are not supported (mechdyn has no joint-coordinate coupling); remove the <mimic> "
+                "to load it as an independent joint, or model the coupling as a loop in SDFormat or MJCF",
+            element.line);
 
   switch (joint.type) {
     case urdf::Joint::REVOLUTE:

@@ -84,4 +84,9 @@ bool mjcf_supports(const Model& model);
 Model read_mjcf(const std::string& text, const std::string& source, const std::string& base_directory = "",
                 const ImportOptions& options = {}, std::vector<std::string>* warnings = nullptr);
 
+/// Reads the MJCF file at `path` (whatever its extension); includes resolve against its
+/// directory. Throws ModelError "<path>: <element>: <problem> (line N)".
+Model load_mjcf(const std::string& path, const ImportOptions& options = {},
+                std::vector<std::string>* warnings = nullptr);
+
 }  // namespace mechdyn

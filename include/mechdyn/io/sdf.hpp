@@ -23,4 +23,9 @@ namespace mechdyn {
 Model read_sdf(const std::string& text, const std::string& source, const std::string& base_directory = "",
                const ImportOptions& options = {}, std::vector<std::string>* warnings = nullptr);
 
+/// Reads the SDFormat file at `path` (whatever its extension); includes resolve against
+/// its directory. Throws ModelError "<path>: <element>: <problem> (line N)".
+Model load_sdf(const std::string& path, const ImportOptions& options = {},
+               std::vector<std::string>* warnings = nullptr);
+
 }  // namespace mechdyn

@@ -20,6 +20,11 @@ namespace mechdyn {
 Model read_urdf(const std::string& text, const std::string& source, const ImportOptions& options = {},
                 std::vector<std::string>* warnings = nullptr);
 
+/// Reads the URDF file at `path` (whatever its extension). Throws ModelError
+/// "<path>: <element>: <problem> (line N)".
+Model load_urdf(const std::string& path, const ImportOptions& options = {},
+                std::vector<std::string>* warnings = nullptr);
+
 /// The URDF of a tree model. Throws ModelError naming the first loop, or a joint URDF
 /// cannot express (spherical; a free joint below the root).
 std::string write_urdf(const Model& model, std::vector<std::string>* warnings = nullptr);
