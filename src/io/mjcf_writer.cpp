@@ -59,7 +59,8 @@ struct Pose {
   std::vector<double> refs;          // the joint's coordinates there (hinge/slide refs)
 };
 
-void write_body(const Model& model, int l, int indent, const std::vector<Pose>& poses, std::ostringstream& out) {
+void write_body(const Model& model, int l, int indent, const std::vector<Pose>& poses, std::ostringstream& out,
+                std::vector<std::string>* warnings) {
   const Body& body = model.bodies[static_cast<std::size_t>(l)];
   const Joint& joint = model.joints[static_cast<std::size_t>(l)];
   const Pose& pose = poses[static_cast<std::size_t>(l)];
@@ -100,6 +101,9 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
   // slender rods of four_bar.yaml have 0 about their own axis. Such moments are written
   // as kMinimumMoment: it enters the dynamics only through rotation about that
   // principal axis, which a planar mechanism never has.
+  if (moments.minCoeff() < kMinimumMoment && joint.type != JointType::Fixed && warnings != nullptr)
+    warnings->push_back(model.name + ": body '" + body.name + "': principal moment " + number(moments.minCoeff()) +
+                        " kg m^2 written as 1e-12 (MuJoCo refuses smaller ones for moving bodies)");
   moments = moments.cwiseMax(kMinimumMoment);
   // MuJoCo checks A + B >= C in floating point; a tensor on the boundary (a thin rod, a
   // repaired inertia) may miss it by one unit in the last place after the eigen-solver.
@@ -107,7 +111,7 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
   if (body.mass > 0.0 || joint.type != JointType::Fixed)
     out << pad << "  <inertial pos=\"" << vec(body.com) << "\" mass=\"" << number(body.mass) << "\" diaginertia=\""
         << vec(moments) << "\" quat=\"" << quat(orientation) << "\"/>\n";
-  for (int child : model.children[static_cast<std::size_t>(l)]) write_body(model, child, indent + 2, poses, out);
+  for (int child : model.children[static_cast<std::size_t>(l)]) write_body(model, child, indent + 2, poses, out, warnings);
   out << pad << "</body>\n";
 }
 
@@ -241,8 +245,13 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
     for (int l = 0; l < model.num_bodies(); ++l) {
       const Joint& joint = model.joints[static_cast<std::size_t>(l)];
       Pose& pose = poses[static_cast<std::size_t>(l)];
-      pose.rotation = data.joint_rotation[static_cast<std::size_t>(l)];
-      pose.translation = data.joint_translation[static_cast<std::size_t>(l)];
+      // The body's pose in its parent's frame (forward_kinematics fills world poses).
+      const std::size_t i = static_cast<std::size_t>(l);
+      const int parent = model.bodies[i].parent;
+      const Mat3 parent_rotation = parent == kGround ? Mat3::Identity() : data.rotation[static_cast<std::size_t>(parent)];
+      const Vec3 parent_position = parent == kGround ? Vec3::Zero() : data.position[static_cast<std::size_t>(parent)];
+      pose.rotation = parent_rotation.transpose() * data.rotation[i];
+      pose.translation = parent_rotation.transpose() * (data.position[i] - parent_position);
       if (joint.nq == 1) pose.refs.push_back(q[joint.q_index]);
     }
   } else {
@@ -289,7 +298,7 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
       << "  </option>\n"
       << "  <worldbody>\n";
   for (int l = 0; l < model.num_bodies(); ++l)
-    if (model.bodies[static_cast<std::size_t>(l)].parent == kGround) write_body(model, l, 4, poses, out);
+    if (model.bodies[static_cast<std::size_t>(l)].parent == kGround) write_body(model, l, 4, poses, out, warnings);
   out << "  </worldbody>\n";
   if (!model.loops.empty()) {
     // As hard as MuJoCo 2.2.2 allows. solimp: impedance d = 0.9999 at every violation
@@ -321,6 +330,24 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
           << quat(relative) << "\"" << soft << "/>\n";
     }
     out << "  </equality>\n";
+  }
+  // Which joints take input efforts: when some are passive (closed chains), a motor on
+  // each actuated hinge or slide (read_mjcf makes the joints without one passive).
+  bool some_passive = false;
+  for (const Joint& joint : model.joints) some_passive |= !joint.actuated && joint.nv > 0;
+  if (some_passive) {
+    out << "  <actuator>\n";
+    for (const Joint& joint : model.joints) {
+      if (!joint.actuated || joint.nv == 0) continue;
+      if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) {
+        if (warnings != nullptr)
+          warnings->push_back(model.name + ": joint '" + joint.name + "': actuated " + joint_type_name(joint.type) +
+                              " joint: no motor written (MJCF motors drive one hinge or slide)");
+        continue;
+      }
+      out << "    <motor name=\"" << escaped(joint.name) << "\" joint=\"" << escaped(joint.name) << "\"/>\n";
+    }
+    out << "  </actuator>\n";
   }
   out << "</mujoco>\n";
   return out.str();

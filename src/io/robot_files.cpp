@@ -146,19 +146,40 @@ std::string write_model_string(const Model& model, ModelFormat format, std::vect
       } catch (const ModelError&) {
         if (model.loops.empty() || !mjcf_supports(model)) throw;
       }
+      // Newton from q = 0 stalls where every link is aligned (a singular closure
+      // Jacobian, as in four_bar.yaml); the passive coordinates are also started from a
+      // few turned guesses, the first that assembles wins.
       Data data(model);
-      VecX q = model.neutral_configuration();
-      try {
-        assemble(model, data, q);
-      } catch (const SolverError& e) {
-        throw ModelError(model.name + ": loops: the cut points do not meet at q = 0 and the model does not assemble "
-                         "from there (" + e.what() + "); give an assembled configuration (mechdyn convert --q)");
+      VecX q;
+      std::string failure;
+      bool assembled = false;
+      for (const double start : {0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, -2.5}) {
+        for (const double alternate : {1.0, -1.0}) {
+          q = model.neutral_configuration();
+          double sign = 1.0;
+          for (const Joint& joint : model.joints)
+            if (!joint.actuated && (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)) {
+              q[joint.q_index] = sign * start;
+              sign *= alternate;
+            }
+          try {
+            assemble(model, data, q);
+            assembled = true;
+          } catch (const SolverError& e) {
+            if (failure.empty()) failure = e.what();
+          }
+          if (assembled || start == 0.0) break;
+        }
+        if (assembled) break;
       }
+      if (!assembled)
+        throw ModelError(model.name + ": loops: the cut points do not meet at q = 0 and the model does not assemble "
+                         "near there (" + failure + "); give an assembled configuration (mechdyn convert --q)");
       MjcfOptions options;
       options.reference_configuration = q;
       if (warnings != nullptr)
         warnings->push_back(model.name + ": loops: the cut points do not meet at q = 0; the MJCF is written posed at "
-                            "the configuration assembled from q = 0, with joint ref = q there (MuJoCo's qpos = mechdyn's q)");
+                            "an assembled configuration q* (actuated coordinates 0), with joint ref = q* there (MuJoCo's qpos = mechdyn's q)");
       return write_mjcf(model, options, warnings);
     }
   }

@@ -112,7 +112,7 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
 /// smallest change in the Frobenius norm (the Euclidean projection of its principal
 /// moments onto {I1 + I2 ≥ I3}): with δ = I3 − I1 − I2 > 0 the moments become
 /// I1 + δ/3, I2 + δ/3, I3 − δ/3 (trace kept, principal axes kept). Returns δ (0: nothing
-/// was changed). `inertia` is replaced by the repaired tensor.
+/// was changed; δ ≤ 1e-13 of the trace is round-off and left alone). `inertia` is replaced by the repaired tensor.
 double repair_triangle_inequality(Mat3& inertia);
 
 /// Rotation matrix of a unit quaternion (w, x, y, z) and of roll-pitch-yaw angles

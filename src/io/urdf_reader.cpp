@@ -250,9 +250,11 @@ void UrdfReader::add_joint(const urdf::Joint& joint, const JointElement& element
   // real files, e.g. passive joints) for every moving joint.
   if (moving && joint.limits) {
     JointLimits limits;
+    // |limit| ≥ 1e30 is "unlimited" (URDF requires position limits on prismatic joints;
+    // write_urdf writes ±1e30 for none).
     if (joint.type != urdf::Joint::CONTINUOUS) {
-      limits.lower = joint.limits->lower;
-      limits.upper = joint.limits->upper;
+      if (std::abs(joint.limits->lower) < 1e30) limits.lower = joint.limits->lower;
+      if (std::abs(joint.limits->upper) < 1e30) limits.upper = joint.limits->upper;
     }
     if (joint.limits->effort > 0.0) limits.effort = joint.limits->effort;
     if (joint.limits->velocity > 0.0) limits.velocity = joint.limits->velocity;
@@ -263,7 +265,9 @@ void UrdfReader::add_joint(const urdf::Joint& joint, const JointElement& element
       limits.lower = -std::numeric_limits<double>::infinity();
       limits.upper = std::numeric_limits<double>::infinity();
     }
-    out.limits = limits;
+    if (std::isfinite(limits.lower) || std::isfinite(limits.upper) || std::isfinite(limits.effort) ||
+        std::isfinite(limits.velocity))
+      out.limits = limits;
   }
 
   // <dynamics damping friction>: URDF leaves their law to the simulator (Gazebo: viscous

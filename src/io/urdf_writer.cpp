@@ -72,6 +72,9 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
   if (!model.loops.empty())
     throw ModelError(model.name + ": loop '" + model.loops[0].name +
                      "': URDF describes trees only; a model with loops is written as MJCF (.xml) or mechdyn YAML");
+  if (model.gravity != Vec3(0.0, 0.0, -9.81))
+    warn("gravity", "URDF has no gravity; [" + vec(model.gravity) +
+                        "] is not written (a URDF is read with [0, 0, -9.81])");
   std::set<std::string> names;  // link names in the URDF
   names.insert("world");
   for (const Body& body : model.bodies) {
