@@ -23,6 +23,7 @@
 #include <sdf/sdf.hh>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -62,13 +63,42 @@ int line_of(const sdf::ElementPtr& element) {
 // sdformat's console (stderr) is global: silenced while one file is read, one at a time.
 std::mutex console_mutex;
 
-// The first line of sdformat's first error, with its line number.
-[[noreturn]] void fail_from_sdformat(const std::string& source, const sdf::Errors& errors) {
+// Lines of the <link> and <joint> elements by name (sdformat's messages carry none).
+struct ElementLines {
+  std::map<std::string, int> links, joints;
+};
+
+// The first line of sdformat's first error, naming the link or joint it is about when
+// its text does ("link named x", "joint with name[x]").
+[[noreturn]] void fail_from_sdformat(const std::string& source, const sdf::Errors& errors,
+                                     const ElementLines& lines = {}) {
   const sdf::Error& error = errors.front();
   std::string message = error.Message();
   message = message.substr(0, message.find('\n'));
-  const std::optional<int> line = error.LineNumber();
-  fail_at(source, "document", "libsdformat: " + io::printable(message), line ? *line : 0);
+  std::string element = "document";
+  int line = error.LineNumber() ? *error.LineNumber() : 0;
+  auto name_after = [&](const std::string& marker, char end) -> std::optional<std::string> {
+    const std::size_t at = message.find(marker);
+    if (at == std::string::npos) return std::nullopt;
+    const std::size_t from = at + marker.size();
+    std::size_t to = message.find(end, from);
+    if (to == std::string::npos) to = message.size();
+    std::string name = message.substr(from, to - from);
+    while (!name.empty() && (name.back() == '.' || name.back() == ',')) name.pop_back();
+    return name;
+  };
+  for (const auto& [marker, end, kind] : {std::tuple<const char*, char, const char*>{"joint with name[", ']', "joint"},
+                                          {"joint named ", ' ', "joint"},
+                                          {"link with name[", ']', "link"},
+                                          {"link named ", ' ', "link"}}) {
+    if (const std::optional<std::string> name = name_after(marker, end)) {
+      element = std::string(kind) + " " + in_quotes(*name);
+      const std::map<std::string, int>& table = std::string(kind) == "joint" ? lines.joints : lines.links;
+      if (table.count(*name)) line = table.at(*name);
+      break;
+    }
+  }
+  fail_at(source, element, "libsdformat: " + io::printable(message), line);
 }
 
 // SDFormat's "unlimited" defaults: ±1e16 for positions, −1 for effort and velocity.
@@ -111,6 +141,7 @@ class SdfReader {
   io::RobotGraph graph_;
   Pose model_pose_;                    // the model frame in the world
   std::map<std::string, int> link_of_;  // SDFormat link name → graph link
+  ElementLines lines_;
 };
 
 const sdf::Model& SdfReader::choose_model(const sdf::Root& root) {
@@ -147,7 +178,7 @@ void SdfReader::add_links(const sdf::Model& model) {
     out.line = line_of(link.Element());
     ignition::math::Pose3d in_model;
     const sdf::Errors errors = link.SemanticPose().Resolve(in_model, "__model__");
-    if (!errors.empty()) fail_from_sdformat(source_, errors);
+    if (!errors.empty()) fail_from_sdformat(source_, errors, lines_);
     const Pose frame = model_pose_ * pose_of(in_model);
     out.frame_origin = frame.position;
     const ignition::math::Inertiald& inertial = link.Inertial();
@@ -175,7 +206,7 @@ Vec3 SdfReader::axis_in_world(const sdf::Joint& joint, unsigned index, const std
     fail_at(source_, element, index == 0 ? "has no <axis>" : "has no <axis2> (a universal joint needs two axes)", line);
   ignition::math::Vector3d xyz;
   const sdf::Errors errors = axis->ResolveXyz(xyz, "__model__");
-  if (!errors.empty()) fail_from_sdformat(source_, errors);
+  if (!errors.empty()) fail_from_sdformat(source_, errors, lines_);
   return model_pose_.rotation * vector_of(xyz);
 }
 
@@ -273,7 +304,7 @@ void SdfReader::add_joints(const sdf::Model& model) {
     const sdf::Joint& joint = *p.joint;
     ignition::math::Pose3d in_model;
     const sdf::Errors errors = joint.SemanticPose().Resolve(in_model, "__model__");
-    if (!errors.empty()) fail_from_sdformat(source_, errors);
+    if (!errors.empty()) fail_from_sdformat(source_, errors, lines_);
     const Vec3 anchor = (model_pose_ * pose_of(in_model)).position;
     const sdf::JointType type = joint.Type();
     const bool one_axis = type == sdf::JointType::REVOLUTE || type == sdf::JointType::CONTINUOUS ||
@@ -368,7 +399,7 @@ void SdfReader::add_frames(const sdf::Model& model) {
     ignition::math::Pose3d in_model;
     sdf::Errors errors = frame.ResolveAttachedToBody(body);
     if (errors.empty()) errors = frame.SemanticPose().Resolve(in_model, "__model__");
-    if (!errors.empty()) fail_from_sdformat(source_, errors);
+    if (!errors.empty()) fail_from_sdformat(source_, errors, lines_);
     io::GraphMarker marker;
     marker.name = frame.Name();
     marker.link = link_of_.count(body) ? link_of_.at(body) : kGround;
@@ -378,13 +409,46 @@ void SdfReader::add_frames(const sdf::Model& model) {
 }
 
 Model SdfReader::read() {
-  // Broken XML gets the same one-line message as in the other readers.
+  // Broken XML gets the same one-line message as in the other readers; joint types and
+  // masses are checked here too, where the line is known (libsdformat's messages have none).
   {
     const std::unique_ptr<tinyxml2::XMLDocument> document = io::parse_xml(text_, source_);
     const std::string root_name = document->RootElement()->Name();
     if (root_name != "sdf")
       fail_at(source_, "document", "the root element is <" + io::printable(root_name) + ">, an SDFormat file has <sdf>",
               document->RootElement()->GetLineNum());
+    static const std::set<std::string> types = {"revolute", "continuous", "prismatic", "ball",     "universal",
+                                                "revolute2", "fixed",      "screw",     "gearbox"};
+    std::function<void(const tinyxml2::XMLElement*)> index = [&](const tinyxml2::XMLElement* parent) {
+      for (const tinyxml2::XMLElement* e = parent->FirstChildElement(); e != nullptr; e = e->NextSiblingElement()) {
+        const std::string kind = e->Name();
+        const char* name = e->Attribute("name");
+        if (kind == "joint" && name != nullptr) {
+          lines_.joints.emplace(name, e->GetLineNum());
+          const char* type = e->Attribute("type");
+          if (type == nullptr || !types.count(type))
+            fail_at(source_, "joint " + in_quotes(name),
+                    std::string(type ? "unknown joint type " + in_quotes(type) : std::string("has no type")) +
+                        " (SDFormat types: revolute, continuous, prismatic, ball, universal, revolute2, fixed)",
+                    e->GetLineNum());
+        } else if (kind == "link" && name != nullptr) {
+          lines_.links.emplace(name, e->GetLineNum());
+          if (const tinyxml2::XMLElement* mass = e->FirstChildElement("inertial")
+                                                     ? e->FirstChildElement("inertial")->FirstChildElement("mass")
+                                                     : nullptr) {
+            const std::optional<std::vector<double>> value = io::parse_numbers(mass->GetText() ? mass->GetText() : "");
+            if (!value || value->size() != 1)
+              fail_at(source_, "link " + in_quotes(name), "<mass> is not one finite number", mass->GetLineNum());
+            if ((*value)[0] < 0.0)
+              fail_at(source_, "link " + in_quotes(name), "mass " + shortest_decimal((*value)[0]) + " is negative",
+                      mass->GetLineNum());
+          }
+        } else if (kind == "model" || kind == "world") {
+          index(e);
+        }
+      }
+    };
+    index(document->RootElement());
   }
   sdf::Root root;
   {
@@ -401,7 +465,7 @@ Model SdfReader::read() {
       return std::filesystem::exists(candidate) ? candidate.string() : std::string();
     });
     const sdf::Errors errors = root.LoadSdfString(text_, config);
-    if (!errors.empty()) fail_from_sdformat(source_, errors);
+    if (!errors.empty()) fail_from_sdformat(source_, errors, lines_);
   }
   const sdf::Model& model = choose_model(root);
   graph_.name = model.Name();
@@ -415,7 +479,7 @@ Model SdfReader::read() {
     ignition::math::Pose3d world_pose = model.RawPose();
     if (!model.PoseRelativeTo().empty()) {
       const sdf::Errors errors = model.SemanticPose().Resolve(world_pose, "world");
-      if (!errors.empty()) fail_from_sdformat(source_, errors);
+      if (!errors.empty()) fail_from_sdformat(source_, errors, lines_);
     }
     model_pose_ = pose_of(world_pose);
   }
