@@ -471,3 +471,38 @@ TEST(RobotFiles, ConvertCommandWritesEveryFormatAndReadsItBack) {
 
 }  // namespace
 }  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+TEST(RealRobotFiles, AtlasFromSdfAndFromUrdfIsOneRobot) {
+  // DART ships the Atlas v3 humanoid (no head) as SDFormat and as URDF: 28 links (the
+  // URDF's fixed sensor links merged), a floating pelvis, 27 revolute joints. Read by
+  // two different readers (libsdformat pose graph, urdfdom joint chains) they must give
+  // the same M(q) and h(q, v). Catches: any frame convention one reader gets wrong.
+  ImportOptions options;
+  options.joint_dynamics = false;
+  std::vector<std::string> warnings;
+  Model from_sdf = load_sdf(testing::source_path("tests/data/robots/atlas_v3_no_head.sdf"), options, &warnings);
+  from_sdf.joints[0].name = "floating_base";  // the SDF's unjointed pelvis gets "pelvis_free"
+  finalize_model(from_sdf, "atlas.sdf");
+  // The SDF was generated from a URDF by Gazebo's converter, which lumps fixed-joint
+  // links into their parents: the URDF is read with the same merge.
+  options.floating_base = true;
+  options.merge_fixed_joints = true;
+  const Model from_urdf = load_urdf(testing::source_path("tests/data/robots/atlas_v3_no_head.urdf"), options, &warnings);
+  EXPECT_EQ(from_sdf.nv, 33);
+  // Gazebo wrote the lumped torso (mass 52.307 kg) with 6 significant digits
+  // (com -0.0909481 5.04713e-05 0.301106, ixx 1.4846 ...): mechdyn's merge of the URDF's
+  // fixed links (parallel-axis theorem) must land on those digits, and M, h then agree to
+  // that rounding (measured 8.2e-8 of their largest entries); every other link is equal.
+  const Body& torso_sdf = from_sdf.bodies[*from_sdf.body_index("utorso")];
+  const Body& torso_urdf = from_urdf.bodies[*from_urdf.body_index("utorso")];
+  EXPECT_NEAR(torso_urdf.mass, torso_sdf.mass, 1e-12);
+  EXPECT_LT((torso_urdf.com - torso_sdf.com).norm(), 1e-6);
+  EXPECT_LT((torso_urdf.inertia - torso_sdf.inertia).cwiseAbs().maxCoeff(), 5e-6);
+  EXPECT_LT(dynamics_difference(from_urdf, from_sdf, 4), 1e-6);
+}
+
+}  // namespace
+}  // namespace mechdyn
