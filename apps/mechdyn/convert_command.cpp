@@ -116,9 +116,10 @@ void add_convert_command(CLI::App& app, CommandRunner& selected) {
       "--q", o->q, "MJCF output: write the model posed at this configuration (nq numbers; loops are assembled from it)");
   sub->footer(
       "Examples:\n"
-      "  mechdyn convert examples/robots/panda.urdf -o panda.yaml\n"
-      "  mechdyn convert examples/robots/quadruped.urdf --floating-base -o quadruped.xml\n"
-      "  mechdyn convert examples/models/four_bar.yaml -o four_bar.xml --q 0,1,1.5\n"
+      "  mechdyn convert robot.urdf -o robot.yaml\n"
+      "  mechdyn convert robot.urdf --floating-base -o robot.xml\n"
+      "  mechdyn convert examples/robots/four_bar.sdf -o four_bar.yaml\n"
+      "  mechdyn convert examples/models/four_bar.yaml -o four_bar.xml --q 0.6,0.16,1.45\n"
       "Warnings (what was done with a file's quirks) go to standard error.\n"
       "Exit status: 0 ok, 2 bad input (unreadable or broken file, a model the output format cannot express).");
   sub->callback([o, q, &selected] {
