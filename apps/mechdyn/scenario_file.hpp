@@ -22,7 +22,7 @@ struct Settings {
   std::string method = "explicit";
   std::string output;  // empty: standard output
   long every = 1;
-  std::optional<long> max_steps;  // integration step budget; default: budget_steps()
+  std::optional<long> max_steps;  // integration step budget; default: default_step_budget(K)
   double max_wall_time = 0.0;     // s of wall time; 0: no limit
 };
 

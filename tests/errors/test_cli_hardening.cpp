@@ -235,20 +235,25 @@ TEST(Issue16, Defect4AssignmentInExpressionsIsRefused) {
 
 // ---- defect 5 ------------------------------------------------------------------------
 // Issue 16, defect 5: DOPRI5 on extreme but valid input ran for minutes (a step cap only
-// per output interval). A global step budget (default 100000 + 1000 per output interval)
-// now ends each of the issue's inputs with status 3 and a message naming the budget and
-// the option. Each case below ran for minutes before (0.01 s of simulated time took 4.6 s
-// at v = 1e6; 1 s would take ~8 min).
+// per output interval; before the fix: 0.01 s of simulated time at v = 1e6 took 4.6 s, so
+// the default 1 s would take ~8 min; the stiff LuGre case below ran > 10 min). A global
+// step budget now ends each of the issue's inputs with status 3 and a message naming the
+// budget and the option. The extreme inputs run with a small explicit budget (5000 steps:
+// fast also under the sanitizers); the default (100000 + 1000 per output interval) is
+// checked over one output interval: 101000 steps.
 TEST(Issue16, Defect5ExtremeInputsEndWithinTheStepBudget) {
+  const std::string budget = " --max-steps 5000";
   // A joint velocity of 1e6 rad/s.
-  expect_error(run_cli("simulate " + kFiveAxis + " --v0 1e6,0,0,0,0 --integrator dopri5 --duration 0.05"), 3,
-               "step budget");
+  expect_error(run_cli("simulate " + kFiveAxis + " --v0 1e6,0,0,0,0 --integrator dopri5 --duration 0.05" + budget), 3,
+               "step budget exhausted: 5000 steps used");
   // An effort of tan(π/2) = 1.6e16 N m.
-  expect_error(run_cli("simulate " + kFiveAxis + " --tau 'tan(_pi/2),0,0,0,0' --integrator dopri5 --duration 0.05"), 3,
-               "--max-steps");
+  expect_error(
+      run_cli("simulate " + kFiveAxis + " --tau 'tan(_pi/2),0,0,0,0' --integrator dopri5 --duration 0.05" + budget), 3,
+      "--max-steps");
   // A stiff LuGre bristle (σ0 = 1e8 N m/rad: bristle rate σ0 |v| / g = 1e9 /s at v = 1)
-  // in forward dynamics with friction: the budget; at σ0 = 1e12 the first stage already
-  // overflows: a solver failure naming the time.
+  // in forward dynamics with friction: the budget (DOPRI5); RK4 at 1 ms is unstable there
+  // and overflows: a solver failure naming the time; at σ0 = 1e12 even DOPRI5's first
+  // stage overflows.
   auto lugre_model = [](const std::string& stiffness) {
     return write_temporary_file("stiff_lugre.yaml", R"(mechdyn: 1
 name: stiff_lugre
@@ -265,14 +270,16 @@ bodies:
     inertia: {diag: [0.01, 0.01, 0.01]}
 )");
   };
-  expect_error(run_cli("simulate " + lugre_model("1e8") + " --tau 5 --v0 1 --integrator dopri5 --duration 0.05"), 3,
-               "step budget");
+  expect_error(run_cli("simulate " + lugre_model("1e8") + " --tau 5 --v0 1 --integrator dopri5 --duration 0.05" + budget),
+               3, "step budget");
+  expect_error(run_cli("simulate " + lugre_model("1e8") + " --tau 5 --v0 1 --duration 0.05"), 3, "at t = ");
   expect_error(run_cli("simulate " + lugre_model("1e12") + " --tau 5 --v0 1 --integrator dopri5 --duration 0.05"), 3,
                "at t = ");
-  expect_error(run_cli("simulate " + lugre_model("1e8") + " --tau 5 --v0 1 --duration 0.05"), 3, "at t = ");
-  // The budget can be set: a small one ends an ordinary run early, a wall-time one too.
-  expect_error(run_cli("simulate " + kFiveAxis + " --integrator dopri5 --duration 1 --max-steps 10"), 3,
-               "10 steps used");
+  // The default budget: one interval, 100000 + 1000 steps, then status 3 (the planar arm
+  // whirling at 1e7 rad/s needs ~2.6e8 steps per second).
+  expect_error(run_cli("simulate " + kArm + " --v0 1e7,0,0 --integrator dopri5 --duration 0.001 --step 0.001"), 3,
+               "101000 steps used");
+  // A wall-time budget, and bad budgets.
   expect_error(run_cli("simulate " + kFiveAxis + " --v0 1e6,0,0,0,0 --integrator dopri5 --duration 10 "
                        "--max-steps 100000000 --max-wall-time 0.5"),
                3, "--max-wall-time");
