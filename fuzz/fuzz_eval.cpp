@@ -3,8 +3,9 @@
 // q, v, a, tau (comma-separated numbers). The first byte of the model text picks the mode
 // (JSON or text, explicit or recursive, eval or info) and is then dropped.
 // Contract checked (issue 16): exit status 0, 2 or 3 — never 1 (an internal error), no
-// crash; with status 0 and --json the output is one valid JSON object whose every number
-// is finite (a NaN or inf printed with status 0 fails the parse or the check).
+// crash; stderr holds only reader warnings and, on an error, one error line, last; with
+// status 0 and --json the output is one valid JSON object whose every number is finite
+// (a NaN or inf printed with status 0 fails the parse or the check).
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -68,6 +69,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream out;
   const int status = mechdyn::cli::run(arguments, out);
   if (status != 0 && status != 2 && status != 3) std::abort();  // 1: an internal error
+  // stderr: only "mechdyn: warning: ..." lines, then (on an error) one "mechdyn: ..." line, last.
+  std::istringstream err(sink.str());
+  std::vector<std::string> err_lines;
+  for (std::string line; std::getline(err, line);) err_lines.push_back(line);
+  for (std::size_t i = 0; i < err_lines.size(); ++i) {
+    const bool warning = err_lines[i].rfind("mechdyn: warning: ", 0) == 0;
+    const bool last_error = status != 0 && i + 1 == err_lines.size() && err_lines[i].rfind("mechdyn: ", 0) == 0;
+    if (!warning && !last_error) std::abort();
+  }
+  if (status != 0 && (err_lines.empty() || err_lines.back().rfind("mechdyn: warning: ", 0) == 0)) std::abort();
   if (status == 0 && json && !info) {
     const nlohmann::json parsed = nlohmann::json::parse(out.str(), nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded() || !parsed.is_object() || !all_numbers_finite(parsed)) std::abort();

@@ -40,10 +40,12 @@ __attribute__((noinline)) void poison_stack() {
 }
 
 // Issue 16, defect 2: Data's constructor move-assigned Eigen::LLT<MatX>(nv), whose `info`
-// is left uninitialised, so every Data held garbage there (UndefinedBehaviorSanitizer
-// aborted every eval and simulate: "load of value ..., which is not a valid value for
-// type 'ComputationInfo'"). In a Release build the garbage is the stack's: poisoned
-// first, it showed up as info() != Success. Both factorisations must be defined.
+// is left uninitialised, so every Data held garbage there. Caught by the UBSan build
+// (scripts/test-sanitizers.sh): before the fix this test aborted there with "LLT.h:66:
+// runtime error: load of value 2779096485, which is not a valid value for type
+// 'ComputationInfo'" — 0xA5A5A5A5, the pattern poison_stack() leaves where the temporary
+// is built. (A Release build may read the garbage as anything, Success included: the
+// optimiser owes UB nothing.) Both factorisations must be defined.
 TEST(Issue16Library, Defect2DataFactorisationsAreInitialised) {
   const Model model = testing::example_model("five_axis_tree.yaml");
   for (int round = 0; round < 3; ++round) {
