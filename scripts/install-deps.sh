@@ -8,6 +8,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev
   python3-matplotlib
   libmujoco-dev libsimbody-dev  # benchmark peers (bench/peers/): MuJoCo required, Simbody optional
+  clang-14 libclang-rt-14-dev llvm-14  # fuzzing (scripts/fuzz.sh): libFuzzer, sanitizer runtimes, llvm-symbolizer
+  ccache                        # optional speed-up of the extra builds (sanitizers, fuzzing)
 )
 missing=()
 for p in "${packages[@]}"; do
