@@ -10,6 +10,8 @@
 #     agreement with MuJoCo checked first (docs/benchmarks.md, "Closed chains")
 #  4. bench/op_count.cpp: operation counts of the explicit inertia matrix beside
 #     explicit-jsim-tree-chains §6 (3.5n³ + 16n² + 12.5n multiplications) and time
+#  5. bench/bench_parallel.cpp: the 6001-sample Schoenflies trajectory by the momentum-screw,
+#     Newton–Euler and closed-chain methods, with the ratio beside the paper's 83.21 %
 # and writes build-bench/bench-peers.png (time against n, scripts/plot_bench.py).
 #
 # Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
@@ -42,7 +44,7 @@ done
 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_op_count >/dev/null
+  mechdyn_op_count mechdyn_bench_parallel >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -150,3 +152,11 @@ echo
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo
 "$build_dir/bench/mechdyn_op_count" "$op_max"
+
+# --- parallel manipulators: the Schoenflies trajectory by three methods --------------
+echo
+if [ "$smoke" -eq 1 ]; then
+  "$build_dir/bench/mechdyn_bench_parallel" --benchmark_min_time=0.01 '--benchmark_filter=momentum_screw$' "${extra[@]}"
+else
+  "$build_dir/bench/mechdyn_bench_parallel" "${extra[@]}"
+fi

@@ -124,7 +124,7 @@ void add_convert_command(CLI::App& app, CommandRunner& selected) {
       "Exit status: 0 ok, 2 bad input (unreadable or broken file, a model the output format cannot express).");
   sub->callback([o, q, &selected] {
     o->has_q = q->count() > 0;
-    selected = [o] { return run_convert(*o); };
+    selected = [o](std::ostream& out) { out << run_convert(*o); };
   });
 }
 

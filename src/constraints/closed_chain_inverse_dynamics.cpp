@@ -40,6 +40,18 @@ void solve_passive(Data& data, Eigen::Ref<VecX> x, double singular_tolerance, do
                       "): redundant actuation with incompatible inputs, or a singular configuration");
 }
 
+// constraint_rhs_nv −= Σ_b J_bᵀ E_b: the generalized force of the external wrenches
+// (data.external_wrench) on the tree, from the motion axes of Data's kinematics.
+void subtract_external_generalized_force(const Model& model, Data& data) {
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Vec6& wrench = data.external_wrench[b];
+    if (wrench.isZero(0.0)) continue;
+    for (int k = b; k != kGround; k = model.bodies[k].parent)
+      for (int i = model.joints[k].v_index; i < model.joints[k].v_index + model.joints[k].nv; ++i)
+        data.constraint_rhs_nv[i] -= data.motion_axis[i].dot(wrench);
+  }
+}
+
 }  // namespace
 
 void actuated_joint_friction(const Model& model, Data& data, const Eigen::Ref<const VecX>& v,
@@ -80,13 +92,21 @@ const VecX& closed_chain_inverse_dynamics(const Model& model, Data& data, Eigen:
   // 4. [S_a Jᵀ] [τ_a; λ] = M a + h (EC eqs. 23, 25–26), minimum-norm.
   rnea(model, data, q, v, a);
   data.constraint_rhs_nv = data.tau;
+  // External wrenches on bodies (data.external_wrench): M a + h − Σ_b J_bᵀ E_b. The motion
+  // axes are those of q (the kinematics of assembly / J̇v above ran at q; rnea leaves them).
+  subtract_external_generalized_force(model, data);
   const Eigen::Index na = static_cast<Eigen::Index>(data.actuated_dofs.size());
   const Eigen::Index rows = model.num_loop_rows;
   data.constraint_system.setZero();
   for (Eigen::Index c = 0; c < na; ++c) data.constraint_system(data.actuated_dofs[c], c) = 1.0;
   data.constraint_system.rightCols(rows) = data.loop_jacobian.transpose();
-  data.system_svd.compute(data.constraint_system);
-  data.system_svd.solve_min_norm(data.constraint_rhs_nv, data.constraint_solution.head(na + rows), options.rank_tolerance);
+  // Minimum-norm τ_a first, then minimum-norm λ (constraints/minimum_effort.hpp).
+  if (!data.effort_solver.solve(data.constraint_system, data.constraint_rhs_nv,
+                                data.constraint_solution.head(na + rows), options.rank_tolerance))
+    throw SolverError("closed-chain inverse dynamics: the actuated efforts and cut-joint forces cannot balance every "
+                      "motion ([S_a Jᵀ] loses row rank); a singular configuration");
+  data.constraint_rhs_nv = data.tau;
+  subtract_external_generalized_force(model, data);
   data.loop_multiplier = data.constraint_solution.segment(na, rows);
   // The equations must be satisfied (they are when J_p has full column rank).
   data.constraint_rhs_nv.noalias() -= data.constraint_system * data.constraint_solution.head(na + rows);

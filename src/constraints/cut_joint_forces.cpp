@@ -112,7 +112,7 @@ void closed_chain_joint_reactions(const Model& model, Data& data, const Eigen::R
                                   const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
   joint_reactions(model, data, q, v, a);  // tree: f_{uL}, τ_{uL} without the cut joints (EC eq. 17)
   const int n = model.num_bodies();
-  for (int l = 0; l < n; ++l) data.cut_subtree_wrench[l].setZero();
+  for (int l = 0; l < n; ++l) data.cut_subtree_wrench[l] = data.external_wrench[l];  // external wrenches on l
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
     const Loop& loop = model.loops[i];
     if (loop.a.body != kGround) data.cut_subtree_wrench[loop.a.body] += data.cut_wrench_a[i];
@@ -122,7 +122,7 @@ void closed_chain_joint_reactions(const Model& model, Data& data, const Eigen::R
     const int parent = model.bodies[l].parent;
     if (parent != kGround) data.cut_subtree_wrench[parent] += data.cut_subtree_wrench[l];
   }
-  // reaction + gravity + cut wrenches = inertial rate of the subtree uL.
+  // reaction + gravity + cut and external wrenches = inertial rate of the subtree uL.
   for (int u = 0; u < n; ++u) {
     const Vec6 w = data.subtree_force[u] - data.cut_subtree_wrench[u];
     data.subtree_force[u] = w;

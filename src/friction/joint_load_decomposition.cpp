@@ -19,6 +19,12 @@ double joint_normal_load(const Joint& joint, double constraint_torque, double co
   return constraint_force + constraint_torque / arms.bending_arm + axial_load / arms.friction_arm;
 }
 
+namespace {
+// |x| without overflow or underflow in the squares (std::hypot scales): a reaction of
+// 1e160 N has a finite magnitude, which x.norm() (sqrt of a sum of squares) turns into inf.
+double magnitude(const Vec3& x) { return std::hypot(x[0], x[1], x[2]); }
+}  // namespace
+
 void joint_load_decomposition(const Model& model, Data& data) {
   for (int u = 0; u < model.num_bodies(); ++u) {
     const Joint& joint = model.joints[u];
@@ -28,15 +34,15 @@ void joint_load_decomposition(const Model& model, Data& data) {
     switch (joint.type) {
       case JointType::Revolute: {
         const Vec3 n = data.motion_axis[joint.v_index].head<3>();
-        torque = (tau - n * n.dot(tau)).norm();  // τ_r = |n̄² τ_uL|, eqs. (38)–(39)
-        force = (f - n * n.dot(f)).norm();       // f_r = |n̄² f_uL|, eqs. (43)–(44)
+        torque = magnitude(tau - n * n.dot(tau));  // τ_r = |n̄² τ_uL|, eqs. (38)–(39)
+        force = magnitude(f - n * n.dot(f));       // f_r = |n̄² f_uL|, eqs. (43)–(44)
         axial = std::abs(n.dot(f));              // f_m = |n nᵀ f_uL|, eqs. (45)–(46)
         break;
       }
       case JointType::Prismatic: {
         const Vec3 n = data.motion_axis[joint.v_index].tail<3>();
-        force = (f - n * n.dot(f)).norm();       // f_p = |n̄² f_uL|, eqs. (38)–(39)
-        torque = (tau - n * n.dot(tau)).norm();  // τ_p = |n̄² τ_uL|, eqs. (43)–(44)
+        force = magnitude(f - n * n.dot(f));       // f_p = |n̄² f_uL|, eqs. (38)–(39)
+        torque = magnitude(tau - n * n.dot(tau));  // τ_p = |n̄² τ_uL|, eqs. (43)–(44)
         axial = std::abs(n.dot(tau));            // τ_m = |n nᵀ τ_uL|, eqs. (45)–(46)
         break;
       }
@@ -44,16 +50,16 @@ void joint_load_decomposition(const Model& model, Data& data) {
         const Vec3 n1 = data.motion_axis[joint.v_index].head<3>();
         const Vec3 n2 = data.motion_axis[joint.v_index + 1].head<3>();
         const Vec3 normal = n1.cross(n2);
-        const double length = normal.norm();
+        const double length = magnitude(normal);
         torque = length > 0.0 ? std::abs(normal.dot(tau)) / length : 0.0;  // the cross's bending torque
-        force = f.norm();
+        force = magnitude(f);
         break;
       }
-      case JointType::Spherical: force = f.norm(); break;
+      case JointType::Spherical: force = magnitude(f); break;
       case JointType::Free: break;
       case JointType::Fixed:
-        torque = tau.norm();
-        force = f.norm();
+        torque = magnitude(tau);
+        force = magnitude(f);
         break;
     }
     data.constraint_torque[u] = torque;

@@ -193,16 +193,18 @@ TEST(Assembly, ClosesTheLoopsAndKeepsTheActuatedCoordinates) {
   }
 }
 
-TEST(Assembly, ThreeLoopTableConfigurationNeedsOnlyTheRoundingCorrection) {
+TEST(Assembly, ThreeLoopTableConfigurationClosesExactly) {
   // The reconstruction puts the ground pivots so that q = 0 is the table's assembled pose:
-  // the residual at q = 0 is the table's 0.1 mm rounding, and assembly moves q by little.
+  // with the exact pivot of joint 1'' at [−0.1, 0.0001] (sums of Table 3's vectors) all
+  // three loops close at q = 0 to round-off, and assembly leaves q = 0 in place. Catches a
+  // rounded pivot (the earlier [−0.1, 0] left a 1e-4 m misclosure and moved q by 3.6 mrad).
   const Model model = testing::example_model("three_loop_mechanism.yaml");
   Data data(model);
   VecX q = VecX::Zero(model.nq);
   loop_closure(model, data, q);
-  EXPECT_LT(data.loop_residual.lpNorm<Eigen::Infinity>(), 2e-4);
+  EXPECT_LT(data.loop_residual.lpNorm<Eigen::Infinity>(), 1e-15);
   assemble(model, data, q);
-  EXPECT_LT(q.lpNorm<Eigen::Infinity>(), 1e-2);
+  EXPECT_LT(q.lpNorm<Eigen::Infinity>(), 1e-12);
 }
 
 }  // namespace

@@ -14,9 +14,13 @@
 //  6. friction of every actuated joint with friction parameters from its normal load
 //     (eq. 47 in the model-format.md form) and eq. (42) or (52); driving effort
 //     τ_d = τ_a + τ_f (eq. 56: friction opposes the joint velocity).
-// Redundancy: with redundant closure rows or redundant actuation [S_a Jᵀ] is rank
-// deficient and (τ_a, λ) not unique; the minimum Euclidean-norm solution of step 4 is
-// returned (one-sided Jacobi SVD, constraints/jacobi_svd.hpp). The passive motion (steps 2–3) must be
+// External wrenches: data.external_wrench (per body, on the body) enters step 4 as
+// −Σ_b J_bᵀ E_b and step 5 as an applied load.
+// Redundancy: with redundant closure rows or redundant actuation [S_a Jᵀ] has more columns
+// than rank and (τ_a, λ) is not unique. Returned: the minimum-2-norm actuator efforts τ_a
+// (over τ_a alone — not mixed with λ, whose rows have other units and depend on the
+// choice of cut joints), then the minimum-norm λ among them (constraints/minimum_effort.hpp;
+// data.effort_solver holds the internal-force dimension and basis). The passive motion (steps 2–3) must be
 // determined: J_p must have full column rank (else SolverError, singular configuration),
 // and the actuated motion must be compatible with the loops (else SolverError).
 // Friction: friction/joint_load_decomposition.hpp (normal load) and

@@ -31,8 +31,8 @@ void loop_row_wrenches(const Model& model, Data& data);
 void cut_joint_wrenches(const Model& model, Data& data);
 
 /// Joint reactions of the closed chain: joint_reactions(q, v, a) with the cut-joint
-/// wrenches of data.cut_wrench_a/_b (set them first, e.g. by cut_joint_wrenches)
-/// applied as external forces. Writes data.reaction_force, data.reaction_torque (parent
+/// wrenches of data.cut_wrench_a/_b (set them first, e.g. by cut_joint_wrenches) and
+/// data.external_wrench applied as external forces. Writes data.reaction_force, data.reaction_torque (parent
 /// on child, torque about the child's frame origin) and data.tau = Sᵀ (reaction
 /// wrench): the effort each joint transmits about its axes (zero at ideal passive joints).
 void closed_chain_joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,

@@ -31,6 +31,8 @@ class JacobiSvd {
   Eigen::Index rank(double tolerance) const;
   double largest_singular_value() const { return largest_; }
   const VecX& singular_values() const { return sigma_; }  // unsorted, one per column
+  /// V of A = U Σ Vᵀ (cols × cols; column i pairs with singular_values()[i]) after compute.
+  const MatX& right_singular_vectors() const { return v_; }
 
   /// x = A⁺ b (size cols), b of size rows.
   void solve_min_norm(const Eigen::Ref<const VecX>& b, Eigen::Ref<VecX> x, double tolerance);

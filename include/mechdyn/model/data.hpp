@@ -11,6 +11,7 @@
 #include <Eigen/Cholesky>
 
 #include "mechdyn/constraints/jacobi_svd.hpp"
+#include "mechdyn/constraints/minimum_effort.hpp"
 #include "mechdyn/math/spatial.hpp"
 #include "mechdyn/math/types.hpp"
 #include "mechdyn/model/model.hpp"
@@ -95,11 +96,14 @@ struct Data {
   Eigen::LLT<MatX> mass_llt;                           // M = L Lᵀ
   JacobiSvd factor_svd;                // of K = L⁻¹ Jᵀ: (J M⁻¹ Jᵀ)⁺ (forward dynamics, velocity projection)
   JacobiSvd passive_svd;               // of J_p (assembly, passive motion)
-  JacobiSvd system_svd;                // of [S_a Jᵀ] (inverse dynamics)
   JacobiSvd full_svd;                  // of J (position projection)
   VecX assembly_q;                     // nq: trial configuration of the line search
   VecX assembly_step;                  // nv: Newton step in velocity coordinates
   AlignedVector<Vec6> cut_subtree_wrench;  // per body: Σ of cut-joint wrenches on its subtree (world origin)
+  AlignedVector<Vec6> external_wrench;     // per body: external spatial force ON the body [moment about the
+                                           // world origin; force], world; zero unless a caller sets it (read by
+                                           // closed_chain_inverse_dynamics and closed_chain_joint_reactions)
+  MinimumEffortSolver effort_solver;       // [S_a Jᵀ] [τ_a; λ] = τ: minimum-norm τ_a, then λ (inverse dynamics)
   // ---- closed chains — end ------------------------------------------------------
   // ---- sparse factorisation M = Lᵀ D L (dynamics/sparse_cholesky.hpp) ---------
   MatX mass_matrix_factor;  // L (strict lower, unit diagonal implied) and D on the diagonal

@@ -1,0 +1,193 @@
+// Screw-form limb kinematics (momentum-screw §3.2; screw-kinematics §2.1, §4). See the header.
+#include "mechdyn/parallel/limb_kinematics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "mechdyn/errors.hpp"
+#include "mechdyn/math/skew.hpp"
+#include "mechdyn/math/spatial.hpp"
+#include "mechdyn/screw/lie_bracket.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+std::string number(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", x);
+  return buffer;
+}
+
+// ‖Nᵀ x‖: the part of x along the limb's constraint directions (orthonormal columns).
+double component_norm(const LimbScrews& directions, const Vec6& x) {
+  double sum = 0.0;
+  for (Eigen::Index c = 0; c < directions.cols(); ++c) {
+    const double p = directions.col(c).dot(x);
+    sum += p * p;
+  }
+  return std::sqrt(sum);
+}
+
+// The body-fixed vector of a limb freedom's screw (ω; p × ω) or (0; d).
+Vec6 rotation_screw(const Vec3& axis, const Vec3& point) { return make_vec6(axis, point.cross(axis)); }
+
+}  // namespace
+
+LimbWorkspace::LimbWorkspace(const Model& model, const ParallelModel& parallel) {
+  for (const Limb& limb : parallel.limbs) {
+    LimbState state;
+    const int k = limb.freedoms;
+    state.screws.setZero(6, k);
+    state.constraint.setZero(6, 6 - k);
+    state.rates.setZero(k);
+    state.accelerations.setZero(k);
+    limbs.push_back(state);
+  }
+  joint_bias.resize(parallel.limbs.size());
+  for (std::size_t i = 0; i < parallel.limbs.size(); ++i)
+    joint_bias[i].assign(parallel.limbs[i].joints.size(), Vec6::Zero());
+  body_velocity.assign(static_cast<std::size_t>(model.num_bodies()), Vec6::Zero());
+  body_acceleration.assign(static_cast<std::size_t>(model.num_bodies()), Vec6::Zero());
+}
+
+void platform_screws(const Vec3& position, const Vec3& velocity, const Vec3& acceleration, const Vec3& angular_velocity,
+                     const Vec3& angular_acceleration, Vec6& twist, Vec6& twist_rate) {
+  twist << angular_velocity, velocity - angular_velocity.cross(position);  // v_O = ṗ − ω × p
+  twist_rate << angular_acceleration,
+      acceleration - angular_acceleration.cross(position) - angular_velocity.cross(velocity);  // d/dt v_O
+}
+
+void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, const Data& data, LimbWorkspace& work,
+                           const Vec6& platform_velocity, const Vec6& platform_acceleration, Eigen::Ref<VecX> v,
+                           Eigen::Ref<VecX> a) {
+  work.platform_velocity = platform_velocity;
+  work.platform_acceleration = platform_acceleration;
+  for (std::size_t i = 0; i < parallel.limbs.size(); ++i) {
+    const Limb& limb = parallel.limbs[i];
+    LimbState& s = work.limbs[i];
+    const int k = limb.freedoms;
+    // S_i: the unit screws of the limb's joints, eqs. (18)–(20).
+    for (const LimbJointScrews& joint : limb.joints) {
+      const int c0 = joint.first_freedom;
+      if (!joint.cut) {
+        const Joint& model_joint = model.joints[joint.index];
+        for (int c = 0; c < joint.freedoms; ++c) {
+          s.screws.col(c0 + c) = data.motion_axis[joint.v_index + c];
+          s.carrier[c0 + c] = ScrewCarrier::Proximal;
+          if (model_joint.type == JointType::Universal && c == 1) s.carrier[c0 + c] = ScrewCarrier::Distal;
+          if (model_joint.type == JointType::Spherical) {
+            s.carrier[c0 + c] = ScrewCarrier::WorldDirection;
+            s.point[c0 + c] = data.position[joint.index];
+          }
+        }
+        continue;
+      }
+      const Loop& loop = model.loops[static_cast<std::size_t>(joint.index)];
+      const Mat3 ra = loop.a.body == kGround ? Mat3::Identity() : data.rotation[loop.a.body];
+      const Mat3 rb = loop.b.body == kGround ? Mat3::Identity() : data.rotation[loop.b.body];
+      const Vec3 point = (loop.a.body == kGround ? Vec3::Zero() : data.position[loop.a.body]) + ra * loop.a.point;
+      switch (loop.type) {
+        case LoopType::Spherical:
+          for (int c = 0; c < 3; ++c) {
+            s.screws.col(c0 + c) = rotation_screw(Vec3::Unit(c), point);
+            s.carrier[c0 + c] = ScrewCarrier::WorldDirection;
+            s.point[c0 + c] = point;
+          }
+          break;
+        case LoopType::Universal: {
+          const Vec3 on_a = ra * loop.axis, on_b = rb * loop.second_axis;
+          const Vec3& first = joint.platform_is_a ? on_b : on_a;  // the axis fixed in the limb's last body
+          const Vec3& second = joint.platform_is_a ? on_a : on_b;
+          s.screws.col(c0) = rotation_screw(first, point);
+          s.carrier[c0] = ScrewCarrier::Proximal;
+          s.screws.col(c0 + 1) = rotation_screw(second, point);
+          s.carrier[c0 + 1] = ScrewCarrier::Distal;
+          break;
+        }
+        case LoopType::Revolute:
+          s.screws.col(c0) = rotation_screw(ra * loop.axis, point);
+          s.carrier[c0] = ScrewCarrier::Proximal;
+          break;
+        case LoopType::Prismatic:
+          s.screws.col(c0) = make_vec6(Vec3::Zero(), ra * loop.axis);
+          s.carrier[c0] = ScrewCarrier::Proximal;
+          break;
+        default:
+          break;
+      }
+    }
+    // D_i = S_i G⁻¹, N_i ⟂ S_i (G = S_iᵀ S_i = L Lᵀ).
+    const int rank = s.gram.factor(s.screws, work.rank_tolerance);
+    if (rank < k)
+      throw InvalidArgument("limb '" + limb.name + "' is singular: its " + std::to_string(k) +
+                            " joint screws span only " + std::to_string(rank) + " dimensions");
+    s.gram.reciprocal_basis(s.screws, s.constraint);
+    // θ̇ = G⁻¹ Sᵀ V_P; V_P must lie in span S (no component along N).
+    s.gram.least_squares(s.screws, platform_velocity, s.rates);
+    if (k < 6) {
+      const double misfit = component_norm(s.constraint, platform_velocity);
+      if (misfit > work.compatibility_tolerance * (1.0 + platform_velocity.norm()))
+        throw InvalidArgument("the platform twist leaves the span of limb '" + limb.name + "' (misfit " + number(misfit) +
+                              "): the motion violates the loop closure");
+    }
+    // Forward recursion: body twists and the Lie-bracket terms ṡ θ̇ (eqs. 37–43).
+    Vec6 velocity = Vec6::Zero();
+    s.bias.setZero();
+    for (std::size_t j = 0; j < limb.joints.size(); ++j) {
+      const LimbJointScrews& joint = limb.joints[j];
+      Vec6 relative = Vec6::Zero();
+      for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c)
+        relative.noalias() += s.screws.col(c) * s.rates[c];
+      const Vec6 after = velocity + relative;
+      Vec6 bias = Vec6::Zero();
+      for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c) {
+        const Vec6 column = s.screws.col(c);
+        switch (s.carrier[c]) {  // the Lie brackets of eq. (43): [V, θ̇ $]
+          case ScrewCarrier::Proximal: bias += s.rates[c] * lie_bracket(Twist(velocity), Twist(column)).plucker; break;
+          case ScrewCarrier::Distal: bias += s.rates[c] * lie_bracket(Twist(after), Twist(column)).plucker; break;
+          case ScrewCarrier::WorldDirection: {
+            const Vec3 point_velocity = velocity.tail<3>() + velocity.head<3>().cross(s.point[c]);
+            bias.tail<3>() += s.rates[c] * point_velocity.cross(column.head<3>());
+            break;
+          }
+        }
+      }
+      work.joint_bias[i][j] = bias;
+      s.bias += bias;
+      velocity = after;
+      if (!joint.cut) {
+        work.body_velocity[joint.index] = velocity;
+        for (int c = 0; c < joint.freedoms; ++c) v[joint.v_index + c] = s.rates[joint.first_freedom + c];
+      }
+    }
+    // θ̈ = S⁺ (A_P − Σ ṡ θ̇)  (eq. 44 solved for β)
+    const Vec6 rest = platform_acceleration - s.bias;
+    s.gram.least_squares(s.screws, rest, s.accelerations);
+    if (k < 6) {
+      const double misfit = component_norm(s.constraint, rest);
+      if (misfit > work.compatibility_tolerance * (1.0 + rest.norm()))
+        throw InvalidArgument("the platform acceleration leaves the span of limb '" + limb.name + "' (misfit " +
+                              number(misfit) + "): the motion violates the loop closure");
+    }
+    Vec6 acceleration = Vec6::Zero();
+    for (std::size_t j = 0; j < limb.joints.size(); ++j) {
+      const LimbJointScrews& joint = limb.joints[j];
+      acceleration += work.joint_bias[i][j];
+      for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c)
+        acceleration.noalias() += s.screws.col(c) * s.accelerations[c];
+      if (!joint.cut) {
+        work.body_acceleration[joint.index] = acceleration;
+        for (int c = 0; c < joint.freedoms; ++c) a[joint.v_index + c] = s.accelerations[joint.first_freedom + c];
+      }
+    }
+  }
+  for (int b : parallel.platform_bodies) {
+    work.body_velocity[b] = platform_velocity;
+    work.body_acceleration[b] = platform_acceleration;
+  }
+}
+
+}  // namespace mechdyn

@@ -1,0 +1,150 @@
+// Momentum-screw inverse dynamics (MS §2 eq. 14, §3.3–3.5 eqs. 30–41). See the header.
+#include "mechdyn/parallel/momentum_screw_dynamics.hpp"
+
+#include <algorithm>
+
+#include "mechdyn/errors.hpp"
+#include "mechdyn/math/spatial.hpp"
+
+namespace mechdyn {
+
+Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gravity, const Vec6& velocity,
+               const Vec6& acceleration, const Vec6& external) {
+  // dΓ/dt = I_O A + V ×* I_O V written at the centre of mass c (the same spatial force):
+  // the rate of momentum m a_c and the rate of angular momentum about c, J α + ω × J ω,
+  // moved to the world origin (MS eqs. 7–8 differentiated).
+  const Vec3 omega = velocity.head<3>(), alpha = acceleration.head<3>();
+  const Vec3 com_velocity = velocity.tail<3>() + omega.cross(com);
+  const Vec3 com_acceleration = acceleration.tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
+  const Vec3 force = mass * (com_acceleration - gravity);  // dp/dt − m g
+  const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);
+  Vec6 load;
+  load << moment, force;
+  return load - external;
+}
+
+MomentumScrewWorkspace::MomentumScrewWorkspace(const Model& model, const ParallelModel& parallel) {
+  const int n = model.num_bodies();
+  body_load.assign(static_cast<std::size_t>(n), Vec6::Zero());
+  Eigen::Index columns = static_cast<Eigen::Index>(parallel.actuated_dofs.size());
+  for (const Limb& limb : parallel.limbs) {
+    distal_load.emplace_back(limb.joints.size(), Vec6::Zero());
+    constraint_column.push_back(static_cast<int>(columns));
+    columns += 6 - limb.freedoms;
+    std::vector<int> efforts;
+    for (int dof : limb.actuated_dofs) {
+      const auto at = std::find(parallel.actuated_dofs.begin(), parallel.actuated_dofs.end(), dof);
+      efforts.push_back(static_cast<int>(at - parallel.actuated_dofs.begin()));
+    }
+    effort_column.push_back(efforts);
+    effort_wrench.emplace_back(efforts.size(), Vec6::Zero());
+  }
+  limb_wrench.assign(parallel.limbs.size(), Vec6::Zero());
+  system = MatX::Zero(6, columns);
+  right_hand_side = VecX::Zero(6);
+  unknowns = VecX::Zero(columns);
+  solver.resize(6, columns, static_cast<Eigen::Index>(parallel.actuated_dofs.size()));
+  square.setZero(6, 6);
+  square_solution.setZero(6);
+  effort = VecX::Zero(model.nv);
+  joint_wrench.assign(static_cast<std::size_t>(n) + model.loops.size(), Vec6::Zero());
+}
+
+void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& parallel, const Data& data,
+                                     const LimbWorkspace& limbs, const AlignedVector<Vec6>& external,
+                                     MomentumScrewWorkspace& work, double rank_tolerance) {
+  const int n = model.num_bodies();
+  // F_b = dΓ_b/dt − $_g − $_e for every moving body (eq. 14 per body).
+  for (int b = 0; b < n; ++b) {
+    const Body& body = model.bodies[b];
+    work.body_load[b] = body_load(body.mass, data.com_position[b], data.inertia_world[b], model.gravity,
+                                  limbs.body_velocity[b], limbs.body_acceleration[b], external[b]);
+  }
+  // The platform group's load: the right-hand side of eq. (39) before the limbs' known parts.
+  work.right_hand_side.setZero();
+  for (int b : parallel.platform_bodies) work.right_hand_side += work.body_load[b];
+  work.system.setZero();
+  for (std::size_t i = 0; i < parallel.limbs.size(); ++i) {
+    const Limb& limb = parallel.limbs[i];
+    const LimbState& s = limbs.limbs[i];
+    auto& distal = work.distal_load[i];
+    // D_j: loads of the limb's bodies beyond joint j (the platform joint has none).
+    Vec6 beyond = Vec6::Zero();
+    for (std::size_t j = limb.joints.size(); j-- > 0;) {
+      const LimbJointScrews& joint = limb.joints[j];
+      if (!joint.cut && joint.index != parallel.group_root) beyond += work.body_load[joint.index];
+      distal[j] = beyond;
+    }
+    // W_i⁰ = D_i g_i, g_s = −s ∘ D_j (eqs. 31–36 generalised), D_i = S_i G_i⁻¹.
+    double g[6];
+    for (std::size_t j = 0; j < limb.joints.size(); ++j) {
+      const LimbJointScrews& joint = limb.joints[j];
+      for (int c = joint.first_freedom; c < joint.first_freedom + joint.freedoms; ++c)
+        g[c] = -s.screws.col(c).dot(distal[j]);
+    }
+    const Vec6 known = s.gram.dual(s.screws, g);
+    work.limb_wrench[i] = known;
+    work.right_hand_side -= known;
+    for (std::size_t e = 0; e < limb.actuated_columns.size(); ++e) {  // the columns D_i e_a of A
+      double unit[6] = {};
+      unit[limb.actuated_columns[e]] = 1.0;
+      work.effort_wrench[i][e] = s.gram.dual(s.screws, unit);
+      work.system.col(work.effort_column[i][e]) = work.effort_wrench[i][e];
+    }
+    for (int c = 0; c < 6 - limb.freedoms; ++c) work.system.col(work.constraint_column[i] + c) = s.constraint.col(c);
+  }
+  // A x = b (eq. 40): square (as many unknowns as the platform's 6 equations) through
+  // the Cholesky factor of AᵀA; redundant (more unknowns) by minimum-norm efforts.
+  const char* singular = "the limbs cannot hold the platform in every direction (the momentum-screw system of eq. (40) "
+                         "loses rank): a singular configuration of the actuation";
+  if (work.system.cols() == 6) {
+    // x = (AᵀA)⁻¹ Aᵀ b through the Cholesky factor of AᵀA (parallel/screw_gram.hpp): A's
+    // columns are the unit wrenches of the unknowns; rank lost when a column comes closer
+    // than 1e-7 (relative) to the span of the others.
+    work.square = work.system;
+    if (work.square_gram.factor(work.square, 1e-7) < 6) throw SolverError(singular);
+    work.square_gram.least_squares(work.square, work.right_hand_side.head<6>(), work.square_solution);
+    work.unknowns = work.square_solution;
+    work.internal_force_dimension = 0;
+  } else {
+    if (!work.solver.solve(work.system, work.right_hand_side, work.unknowns, rank_tolerance)) throw SolverError(singular);
+    work.internal_force_dimension = work.solver.internal_force_dimension();
+  }
+  work.effort.setZero();
+  for (std::size_t c = 0; c < parallel.actuated_dofs.size(); ++c)
+    work.effort[parallel.actuated_dofs[c]] = work.unknowns[static_cast<Eigen::Index>(c)];
+  // W_i, then every joint's wrench T_j = D_j + W_i.
+  for (std::size_t i = 0; i < parallel.limbs.size(); ++i) {
+    const Limb& limb = parallel.limbs[i];
+    const LimbState& s = limbs.limbs[i];
+    Vec6& wrench = work.limb_wrench[i];
+    for (std::size_t e = 0; e < limb.actuated_columns.size(); ++e)
+      wrench += work.effort_wrench[i][e] * work.unknowns[work.effort_column[i][e]];
+    for (int c = 0; c < 6 - limb.freedoms; ++c)
+      wrench += s.constraint.col(c) * work.unknowns[work.constraint_column[i] + c];
+    for (std::size_t j = 0; j < limb.joints.size(); ++j) {
+      const LimbJointScrews& joint = limb.joints[j];
+      if (!joint.cut) {
+        work.joint_wrench[static_cast<std::size_t>(joint.index)] = work.distal_load[i][j] + wrench;
+      } else {
+        work.joint_wrench[static_cast<std::size_t>(n + joint.index)] = joint.platform_is_a ? wrench : Vec6(-wrench);
+      }
+    }
+  }
+  // Welds inside the platform group: T_m = F_m − Σ (limb ends on m) + Σ T_children (bottom-up).
+  for (auto it = parallel.platform_bodies.rbegin(); it != parallel.platform_bodies.rend(); ++it) {
+    const int m = *it;
+    if (m == parallel.group_root) continue;
+    Vec6 transmitted = work.body_load[m];
+    for (std::size_t i = 0; i < model.loops.size(); ++i) {
+      const Loop& loop = model.loops[i];
+      const Vec6& on_a = work.joint_wrench[static_cast<std::size_t>(n) + i];  // b on a
+      if (loop.a.body == m) transmitted -= on_a;
+      if (loop.b.body == m) transmitted += on_a;
+    }
+    for (int child : model.children[m]) transmitted += work.joint_wrench[static_cast<std::size_t>(child)];
+    work.joint_wrench[static_cast<std::size_t>(m)] = transmitted;
+  }
+}
+
+}  // namespace mechdyn

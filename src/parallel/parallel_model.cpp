@@ -1,0 +1,227 @@
+// Limbs of a parallel manipulator (momentum-screw §3; screw-kinematics §2–3). See the header.
+#include "mechdyn/parallel/parallel_model.hpp"
+
+#include <algorithm>
+
+#include "mechdyn/errors.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+std::string body_name(const Model& model, int body) {
+  return body == kGround ? std::string("ground") : "body '" + model.bodies[body].name + "'";
+}
+
+[[noreturn]] void refuse(const Model& model, const std::string& what) {
+  throw ModelError("model '" + model.name + "': not a parallel manipulator of limbs from the ground to the platform: " +
+                   what);
+}
+
+int tree_joint_freedoms(const Model& model, int body) {
+  const Joint& joint = model.joints[body];
+  switch (joint.type) {
+    case JointType::Revolute:
+    case JointType::Prismatic:
+    case JointType::Universal:
+    case JointType::Spherical:
+    case JointType::Fixed:
+      return joint.nv;
+    case JointType::Free:
+      break;
+  }
+  refuse(model, "joint '" + joint.name + "' is a free joint (a limb has R, P, U, S or fixed joints)");
+}
+
+}  // namespace
+
+int cut_joint_freedoms(const Model& model, const Loop& loop) {
+  switch (loop.type) {
+    case LoopType::Spherical: return 3;
+    case LoopType::Universal: return 2;
+    case LoopType::Revolute:
+    case LoopType::Prismatic: return 1;
+    case LoopType::Fixed: return 0;
+    case LoopType::PlanarRevolute: break;
+  }
+  refuse(model, "cut joint '" + loop.name + "' is " + loop_type_name(loop.type) +
+                    " (a limb ends with a revolute, prismatic, universal, spherical or fixed joint)");
+}
+
+ParallelModel make_parallel_model(const Model& model, int body) {
+  ParallelModel pm;
+  const int n = model.num_bodies();
+  if (body < 0 || body >= n) throw ModelError("model '" + model.name + "': the prescribed body is not in the model");
+  pm.body = body;
+  // The platform group: up through fixed joints, then every body welded below.
+  int root = body;
+  while (model.joints[root].type == JointType::Fixed && model.bodies[root].parent != kGround)
+    root = model.bodies[root].parent;
+  if (model.joints[root].type == JointType::Fixed)
+    refuse(model, body_name(model, body) + " is welded to the ground: it cannot move");
+  pm.group_root = root;
+  std::vector<char> in_group(static_cast<std::size_t>(n), 0);
+  in_group[static_cast<std::size_t>(root)] = 1;
+  for (int b : model.subtree[root]) {
+    if (b == root) continue;
+    const int parent = model.bodies[b].parent;
+    if (in_group[static_cast<std::size_t>(parent)] && model.joints[b].type == JointType::Fixed) {
+      in_group[static_cast<std::size_t>(b)] = 1;
+    } else if (in_group[static_cast<std::size_t>(parent)]) {
+      refuse(model, body_name(model, b) + " hangs on the platform by the moving joint '" + model.joints[b].name +
+                        "' (limbs must run from the ground to the platform)");
+    }
+  }
+  for (int b = 0; b < n; ++b)
+    if (in_group[static_cast<std::size_t>(b)]) pm.platform_bodies.push_back(b);
+  // Offsets of the group members from the prescribed body (natural frames: at q = 0 every
+  // frame is parallel to the world, and fixed joints keep it so): sums of joint origins.
+  auto origin_from_root = [&](int b) {
+    Vec3 offset = Vec3::Zero();
+    for (int k = b; k != root; k = model.bodies[k].parent) offset += model.joints[k].origin;
+    return offset;
+  };
+  const Vec3 body_offset = origin_from_root(body);
+  for (int b : pm.platform_bodies) pm.group_offset.push_back(origin_from_root(b) - body_offset);
+
+  std::vector<int> limb_of(static_cast<std::size_t>(n), -1);
+  auto add_tree_joint = [&](Limb& limb, int b) {
+    LimbJointScrews j;
+    j.index = b;
+    j.freedoms = tree_joint_freedoms(model, b);
+    j.first_freedom = limb.freedoms;
+    j.v_index = model.joints[b].v_index;
+    j.actuated = model.joints[b].actuated && j.freedoms > 0;
+    for (int k = 0; k < j.freedoms; ++k) {
+      if (j.actuated) {
+        limb.actuated_columns.push_back(limb.freedoms + k);
+        limb.actuated_dofs.push_back(j.v_index + k);
+      }
+    }
+    limb.freedoms += j.freedoms;
+    limb.joints.push_back(j);
+  };
+  auto single_child = [&](int b, const char* where) {
+    const auto& children = model.children[b];
+    if (children.size() > 1)
+      refuse(model, body_name(model, b) + " has " + std::to_string(children.size()) + " children: the " + where +
+                        " branches");
+    return children.empty() ? -1 : children[0];
+  };
+
+  // The tree limb: ground → ... → root's parent, then the root's joint.
+  {
+    Limb limb;
+    std::vector<int> chain;
+    for (int b = model.bodies[root].parent; b != kGround; b = model.bodies[b].parent) chain.push_back(b);
+    std::reverse(chain.begin(), chain.end());
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      const int next = i + 1 < chain.size() ? chain[i + 1] : root;
+      if (model.children[chain[i]].size() != 1 || model.children[chain[i]][0] != next)
+        refuse(model, body_name(model, chain[i]) + " on the platform's chain has another child (the chain branches)");
+      limb.bodies.push_back(chain[i]);
+      limb_of[static_cast<std::size_t>(chain[i])] = 0;
+      add_tree_joint(limb, chain[i]);
+    }
+    add_tree_joint(limb, root);
+    limb.name = model.joints[chain.empty() ? root : chain[0]].name;
+    pm.limbs.push_back(limb);
+  }
+  // The other limbs: chains from the ground, each closed on the group by one cut joint.
+  for (int b = 0; b < n; ++b) {
+    if (model.bodies[b].parent != kGround || in_group[static_cast<std::size_t>(b)] ||
+        limb_of[static_cast<std::size_t>(b)] >= 0)
+      continue;
+    Limb limb;
+    limb.name = model.joints[b].name;
+    const int index = static_cast<int>(pm.limbs.size());
+    for (int c = b; c >= 0; c = single_child(c, "limb")) {
+      limb.bodies.push_back(c);
+      limb_of[static_cast<std::size_t>(c)] = index;
+      add_tree_joint(limb, c);
+    }
+    pm.limbs.push_back(limb);
+  }
+  // Each cut joint closes one limb on the group, from that limb's last body.
+  pm.loop_limb.assign(model.loops.size(), -1);
+  for (std::size_t i = 0; i < model.loops.size(); ++i) {
+    const Loop& loop = model.loops[i];
+    const bool a_in = loop.a.body != kGround && in_group[static_cast<std::size_t>(loop.a.body)];
+    const bool b_in = loop.b.body != kGround && in_group[static_cast<std::size_t>(loop.b.body)];
+    if (a_in == b_in)
+      refuse(model, "cut joint '" + loop.name + "' " +
+                        (a_in ? std::string("joins two parts of the platform") : "does not end on the platform"));
+    const int other = a_in ? loop.b.body : loop.a.body;
+    if (other == kGround) refuse(model, "cut joint '" + loop.name + "' joins the platform to the ground directly");
+    const int l = limb_of[static_cast<std::size_t>(other)];
+    Limb& limb = pm.limbs[static_cast<std::size_t>(l)];
+    if (l == 0 || other != limb.bodies.back())
+      refuse(model, "cut joint '" + loop.name + "' starts on " + body_name(model, other) +
+                        ", which is not the last body of a limb from the ground");
+    if (!limb.joints.empty() && limb.joints.back().cut)
+      refuse(model, "limb '" + limb.name + "' ends on the platform by two cut joints ('" +
+                        model.loops[static_cast<std::size_t>(limb.joints.back().index)].name + "', '" + loop.name + "')");
+    LimbJointScrews j;
+    j.cut = true;
+    j.index = static_cast<int>(i);
+    j.freedoms = cut_joint_freedoms(model, loop);
+    j.first_freedom = limb.freedoms;
+    j.platform_is_a = a_in;
+    j.limb_end_body = other;
+    limb.freedoms += j.freedoms;
+    limb.joints.push_back(j);
+    pm.loop_limb[i] = l;
+  }
+  for (std::size_t l = 1; l < pm.limbs.size(); ++l)
+    if (pm.limbs[l].joints.empty() || !pm.limbs[l].joints.back().cut)
+      refuse(model, "the chain from '" + pm.limbs[l].name + "' (" + body_name(model, pm.limbs[l].bodies.back()) +
+                        ") does not end on the platform by a cut joint");
+  for (const Limb& limb : pm.limbs) {
+    if (limb.freedoms > 6)
+      refuse(model, "limb '" + limb.name + "' has " + std::to_string(limb.freedoms) +
+                        " freedoms, more than 6 (its own motion is not determined by the platform's)");
+    for (int k : limb.actuated_dofs) pm.actuated_dofs.push_back(k);
+  }
+  std::sort(pm.actuated_dofs.begin(), pm.actuated_dofs.end());
+
+  // Closed-form positions: straight U–P legs (cut or tree platform joint on the axis).
+  pm.closed_form_positions = true;
+  for (Limb& limb : pm.limbs) {
+    if (limb.bodies.empty()) {  // the group on the ground by one joint
+      const JointType type = model.joints[root].type;
+      if (type != JointType::Spherical && type != JointType::Universal) pm.closed_form_positions = false;
+      continue;
+    }
+    bool straight = limb.bodies.size() == 2;
+    if (straight) {
+      const int lower = limb.bodies[0], upper = limb.bodies[1];
+      const Joint& u = model.joints[lower];
+      const Joint& p = model.joints[upper];
+      straight = u.type == JointType::Universal && p.type == JointType::Prismatic &&
+                 u.axis.cross(u.second_axis).norm() > 1e-6;
+      Vec3 end = Vec3::Zero();
+      const LimbJointScrews& last = limb.joints.back();
+      if (straight && last.cut) {
+        const Loop& loop = model.loops[static_cast<std::size_t>(last.index)];
+        end = last.platform_is_a ? loop.b.point : loop.a.point;
+      } else if (straight) {
+        end = model.joints[root].origin;
+        const JointType type = model.joints[root].type;
+        straight = type == JointType::Spherical || type == JointType::Universal;
+      }
+      const Vec3 reach = p.origin + end;
+      straight = straight && reach.cross(p.axis).norm() <= 1e-12 * (1.0 + reach.norm());
+      if (straight) {
+        limb.leg.applies = true;
+        limb.leg.lower = lower;
+        limb.leg.upper = upper;
+        limb.leg.offset = p.axis.dot(reach);
+        limb.leg.end_point = end;
+      }
+    }
+    if (!straight) pm.closed_form_positions = false;
+  }
+  return pm;
+}
+
+}  // namespace mechdyn
