@@ -65,8 +65,10 @@ Model load_model(const std::string& path, const ImportOptions& options = {},
 Model load_model_from_string(const std::string& text, ModelFormat format, const std::string& source = "<string>",
                              const ImportOptions& options = {}, std::vector<std::string>* warnings = nullptr);
 
-/// The text of `model` in `format` (YAML: model format version 1, every number with 17
-/// significant digits so that it reads back bit for bit). Throws ModelError with a
+/// The text of `model` in `format` (YAML: model format version 1, every number in the
+/// shortest text that reads back to the same double, so it reads back bit for bit; MJCF: a
+/// model whose loops do not close at q = 0 is written posed at an assembled configuration,
+/// io/mjcf.hpp). Throws ModelError with a
 /// one-line reason when the format cannot express the model (SDFormat is not written;
 /// URDF has no loops; see docs/robot-files.md for MJCF).
 std::string write_model_string(const Model& model, ModelFormat format, std::vector<std::string>* warnings = nullptr);
