@@ -98,7 +98,7 @@ struct ElementLines {
       break;
     }
   }
-  fail_at(source, element, "libsdformat: " + io::printable(message), line);
+  fail_at(source, element, "libsdformat: " + io::printable(message, 300), line);
 }
 
 // SDFormat's "unlimited" defaults: ±1e16 for positions, −1 for effort and velocity.

@@ -227,7 +227,7 @@ void UrdfReader::fail_from_urdfdom(const std::vector<std::string>& errors) {
     }
     if (line != 0) break;
   }
-  fail_at(source_, element, "urdfdom: " + io::printable(errors.empty() ? std::string("cannot read the file") : errors[0]), line);
+  fail_at(source_, element, "urdfdom: " + io::printable(errors.empty() ? std::string("cannot read the file") : errors[0], 300), line);
 }
 
 void UrdfReader::add_joint(const urdf::Joint& joint, const JointElement& element, const Mat3& rotation,

@@ -11,17 +11,16 @@
 
 namespace mechdyn::io {
 
-std::string printable(const std::string& text) {
-  constexpr std::size_t kLongest = 80;
+std::string printable(const std::string& text, std::size_t longest) {
   std::string out;
-  for (char c : text.substr(0, kLongest)) {
+  for (char c : text.substr(0, longest)) {
     if (c == '\n') out += "\\n";
     else if (c == '\r') out += "\\r";
     else if (c == '\t') out += "\\t";
     else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
     else out += c;
   }
-  if (text.size() > kLongest) out += "...";
+  if (text.size() > longest) out += "...";
   return out;
 }
 

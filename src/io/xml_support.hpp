@@ -52,6 +52,6 @@ class XmlAttributes {
 std::optional<std::vector<double>> parse_numbers(const std::string& text);
 
 /// A user string fit for a one-line message (control characters escaped, long text cut).
-std::string printable(const std::string& text);
+std::string printable(const std::string& text, std::size_t longest = 80);
 
 }  // namespace mechdyn::io
