@@ -9,6 +9,7 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/skew.hpp"
 #include "mechdyn/math/spatial.hpp"
+#include "mechdyn/parallel/straight_leg.hpp"
 #include "mechdyn/screw/lie_bracket.hpp"
 
 namespace mechdyn {
@@ -69,6 +70,10 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
     const Limb& limb = parallel.limbs[i];
     LimbState& s = work.limbs[i];
     const int k = limb.freedoms;
+    s.closed_form = work.closed_form(limb) &&
+                    straight_leg_motion(model, limb, data, platform_velocity, platform_acceleration,
+                                        work.compatibility_tolerance, s, work.body_velocity, work.body_acceleration, v, a);
+    if (s.closed_form) continue;
     // S_i: the unit screws of the limb's joints, eqs. (18)–(20).
     for (const LimbJointScrews& joint : limb.joints) {
       const int c0 = joint.first_freedom;

@@ -5,8 +5,23 @@
 
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/spatial.hpp"
+#include "mechdyn/parallel/straight_leg.hpp"
 
 namespace mechdyn {
+
+Vec6 body_load_local(double mass, const Vec3& com, const Mat3& rotation, const Mat3& inertia, const Vec3& gravity,
+                     const Vec6& velocity, const Vec6& acceleration, const Vec6& external) {
+  // As body_load, with J ω̇ + ω × J ω evaluated in the body frame: R (J_b ω̇_b + ω_b × J_b ω_b).
+  const Vec3 omega = velocity.head<3>(), alpha = acceleration.head<3>();
+  const Vec3 com_velocity = velocity.tail<3>() + omega.cross(com);
+  const Vec3 com_acceleration = acceleration.tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
+  const Vec3 force = mass * (com_acceleration - gravity);
+  const Vec3 omega_body = rotation.transpose() * omega, alpha_body = rotation.transpose() * alpha;
+  const Vec3 spin = inertia * alpha_body + omega_body.cross(inertia * omega_body);
+  Vec6 load;
+  load << com.cross(force) + rotation * spin, force;
+  return load - external;
+}
 
 Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gravity, const Vec6& velocity,
                const Vec6& acceleration, const Vec6& external) {
@@ -26,6 +41,7 @@ Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gr
 MomentumScrewWorkspace::MomentumScrewWorkspace(const Model& model, const ParallelModel& parallel) {
   const int n = model.num_bodies();
   body_load.assign(static_cast<std::size_t>(n), Vec6::Zero());
+  for (const Body& body : model.bodies) massless.push_back(body.mass == 0.0 && body.inertia.isZero(0.0) ? 1 : 0);
   Eigen::Index columns = static_cast<Eigen::Index>(parallel.actuated_dofs.size());
   for (const Limb& limb : parallel.limbs) {
     distal_load.emplace_back(limb.joints.size(), Vec6::Zero());
@@ -57,8 +73,12 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
   // F_b = dΓ_b/dt − $_g − $_e for every moving body (eq. 14 per body).
   for (int b = 0; b < n; ++b) {
     const Body& body = model.bodies[b];
-    work.body_load[b] = body_load(body.mass, data.com_position[b], data.inertia_world[b], model.gravity,
-                                  limbs.body_velocity[b], limbs.body_acceleration[b], external[b]);
+    if (work.massless[static_cast<std::size_t>(b)]) {
+      work.body_load[b] = -external[b];
+      continue;
+    }
+    work.body_load[b] = body_load_local(body.mass, data.com_position[b], data.rotation[b], body.inertia, model.gravity,
+                                        limbs.body_velocity[b], limbs.body_acceleration[b], external[b]);
   }
   // The platform group's load: the right-hand side of eq. (39) before the limbs' known parts.
   work.right_hand_side.setZero();
@@ -68,6 +88,19 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
     const Limb& limb = parallel.limbs[i];
     const LimbState& s = limbs.limbs[i];
     auto& distal = work.distal_load[i];
+    for (int c = 0; c < 6 - limb.freedoms; ++c) work.system.col(work.constraint_column[i] + c) = s.constraint.col(c);
+    if (s.closed_form) {  // a straight leg: W⁰_i and its effort column in closed form (parallel/straight_leg.hpp)
+      Vec6 known, unit;
+      straight_leg_wrenches(limb, s, work.body_load[limb.leg.lower], work.body_load[limb.leg.upper], distal.data(), known,
+                            unit);
+      work.limb_wrench[i] = known;
+      work.right_hand_side -= known;
+      if (!limb.actuated_columns.empty()) {  // the prismatic joint
+        work.effort_wrench[i][0] = unit;
+        work.system.col(work.effort_column[i][0]) = unit;
+      }
+      continue;
+    }
     // D_j: loads of the limb's bodies beyond joint j (the platform joint has none).
     Vec6 beyond = Vec6::Zero();
     for (std::size_t j = limb.joints.size(); j-- > 0;) {
@@ -91,7 +124,6 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
       work.effort_wrench[i][e] = s.gram.dual(s.screws, unit);
       work.system.col(work.effort_column[i][e]) = work.effort_wrench[i][e];
     }
-    for (int c = 0; c < 6 - limb.freedoms; ++c) work.system.col(work.constraint_column[i] + c) = s.constraint.col(c);
   }
   // A x = b (eq. 40): square (as many unknowns as the platform's 6 equations) through
   // the Cholesky factor of AᵀA; redundant (more unknowns) by minimum-norm efforts.

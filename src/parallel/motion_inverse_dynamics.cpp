@@ -220,7 +220,7 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
     const Mat3 rotation = sample.orientation.toRotationMatrix();
     if (screw && options.closed_form_positions && problem.parallel->closed_form_positions) {
       // closed form; writes Data's position kinematics too (no forward_kinematics needed)
-      limb_positions(model, *problem.parallel, sample.position, rotation, work.q, &work.data);
+      limb_positions(model, *problem.parallel, sample.position, rotation, work.q, work.data, *work.limbs);
     } else {
       if (work.has_previous) {  // predictor q ⊕ (h v + ½ h² a): Newton then needs one step
         const double h = sample.time - work.previous_time;
@@ -239,6 +239,7 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
       platform_screws(sample.position, sample.velocity, sample.acceleration, sample.angular_velocity,
                       sample.angular_acceleration, twist, rate);
       // Data's position kinematics are at q (limb_positions, or Newton's last evaluation)
+      work.limbs->closed_form_legs = options.closed_form_legs;
       limb_screw_kinematics(model, *problem.parallel, work.data, *work.limbs, twist, rate, work.v, work.a);
     }
     check_closure(model, work, options);
@@ -259,6 +260,7 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
     if (screw) {  // the platform's twist and its rate, then the limbs in screw form
       forward_kinematics(model, work.data, work.q, work.v, work.a);
       const Vec6 twist = work.data.velocity[problem.body], rate = work.data.acceleration[problem.body];
+      work.limbs->closed_form_legs = options.closed_form_legs;
       limb_screw_kinematics(model, *problem.parallel, work.data, *work.limbs, twist, rate, work.v, work.a);
     }
     check_closure(model, work, options);

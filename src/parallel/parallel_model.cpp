@@ -185,6 +185,11 @@ ParallelModel make_parallel_model(const Model& model, int body) {
   std::sort(pm.actuated_dofs.begin(), pm.actuated_dofs.end());
 
   // Closed-form positions: straight U–P legs (cut or tree platform joint on the axis).
+  auto group_offset_of = [&](int member) {
+    for (std::size_t g = 0; g < pm.platform_bodies.size(); ++g)
+      if (pm.platform_bodies[g] == member) return pm.group_offset[g];
+    return Vec3(Vec3::Zero());
+  };
   pm.closed_form_positions = true;
   for (Limb& limb : pm.limbs) {
     if (limb.bodies.empty()) {  // the group on the ground by one joint
@@ -197,26 +202,58 @@ ParallelModel make_parallel_model(const Model& model, int body) {
       const int lower = limb.bodies[0], upper = limb.bodies[1];
       const Joint& u = model.joints[lower];
       const Joint& p = model.joints[upper];
+      // the leg must not lie along the universal joint's second axis (θ₂ undefined)
       straight = u.type == JointType::Universal && p.type == JointType::Prismatic &&
-                 u.axis.cross(u.second_axis).norm() > 1e-6;
-      Vec3 end = Vec3::Zero();
+                 u.axis.cross(u.second_axis).norm() > 1e-6 && u.second_axis.cross(p.axis).norm() > 1e-6;
+      Vec3 end = Vec3::Zero(), platform_point = Vec3::Zero();
+      StraightLeg& leg = limb.leg;
       const LimbJointScrews& last = limb.joints.back();
       if (straight && last.cut) {
         const Loop& loop = model.loops[static_cast<std::size_t>(last.index)];
+        const BodyPoint& on_platform = last.platform_is_a ? loop.a : loop.b;
         end = last.platform_is_a ? loop.b.point : loop.a.point;
+        platform_point = group_offset_of(on_platform.body) + on_platform.point;
+        leg.end_member = on_platform.body;
+        if (loop.type == LoopType::Spherical) leg.end = LegEnd::Spherical;
+        if (loop.type == LoopType::Universal) {
+          leg.end = LegEnd::Universal;
+          leg.end_leg_axis = last.platform_is_a ? loop.second_axis : loop.axis;
+          leg.end_platform_axis = last.platform_is_a ? loop.axis : loop.second_axis;
+        }
       } else if (straight) {
-        end = model.joints[root].origin;
-        const JointType type = model.joints[root].type;
-        straight = type == JointType::Spherical || type == JointType::Universal;
+        const Joint& end_joint = model.joints[root];
+        end = end_joint.origin;
+        platform_point = group_offset_of(root);
+        leg.end_member = root;
+        straight = end_joint.type == JointType::Spherical || end_joint.type == JointType::Universal;
+        leg.end = end_joint.type == JointType::Spherical ? LegEnd::Spherical : LegEnd::Universal;
+        leg.end_leg_axis = end_joint.axis;
+        leg.end_platform_axis = end_joint.second_axis;
       }
       const Vec3 reach = p.origin + end;
       straight = straight && reach.cross(p.axis).norm() <= 1e-12 * (1.0 + reach.norm());
       if (straight) {
-        limb.leg.applies = true;
-        limb.leg.lower = lower;
-        limb.leg.upper = upper;
-        limb.leg.offset = p.axis.dot(reach);
-        limb.leg.end_point = end;
+        leg.applies = true;
+        leg.lower = lower;
+        leg.upper = upper;
+        leg.offset = p.axis.dot(reach);
+        leg.end_point = end;
+        leg.platform_point = platform_point;
+        leg.base_point = u.origin;
+        leg.first_axis = u.axis;
+        leg.second_axis = u.second_axis;
+        leg.slide_axis = p.axis;
+        leg.first_second = u.axis.dot(u.second_axis);
+        leg.second_slide = u.second_axis.dot(p.axis);
+        Mat3 frame;
+        frame << u.second_axis, p.axis, u.second_axis.cross(p.axis);
+        leg.frame_inverse = frame.inverse();
+        // Closed-form motion and forces: a spherical or universal end, only the prismatic
+        // joint actuated (its effort is the one effort column of the leg).
+        const bool passive = !u.actuated && (last.cut || !model.joints[root].actuated);  // cut joints carry no effort
+        leg.closed_form_motion = passive && leg.end != LegEnd::Other;
+      } else {
+        limb.leg = StraightLeg{};
       }
     }
     if (!straight) pm.closed_form_positions = false;

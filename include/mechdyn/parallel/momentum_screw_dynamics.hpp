@@ -45,6 +45,7 @@ struct MomentumScrewWorkspace {
   MomentumScrewWorkspace(const Model& model, const ParallelModel& parallel);
 
   AlignedVector<Vec6> body_load;                  // per body: F_b = dΓ_b/dt − gravity − external ([m; f], origin)
+  std::vector<char> massless;                     // per body: no mass, no inertia (F_b = −external)
   std::vector<AlignedVector<Vec6>> distal_load;   // per limb, per joint: D_j
   AlignedVector<Vec6> limb_wrench;                // W_i: limb i on the platform
   MatX system;                                    // A: 6 × (na + Σ(6 − k_i)), eq. (40)
@@ -69,6 +70,11 @@ struct MomentumScrewWorkspace {
 void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& parallel, const Data& data,
                                      const LimbWorkspace& limbs, const AlignedVector<Vec6>& external,
                                      MomentumScrewWorkspace& work, double rank_tolerance = 1e-10);
+
+/// body_load from the body's rotation (body → world) and its inertia about the com in the
+/// body frame (the per-sample path: no world inertia R J Rᵀ needed).
+Vec6 body_load_local(double mass, const Vec3& com, const Mat3& rotation, const Mat3& inertia, const Vec3& gravity,
+                     const Vec6& velocity, const Vec6& acceleration, const Vec6& external);
 
 /// F = dΓ/dt − gravity − external of one body ([m; f] about the world origin), from its
 /// world centre of mass and inertia, twist V and twist rate A: I_O A + V ×* I_O V − $_g − E.

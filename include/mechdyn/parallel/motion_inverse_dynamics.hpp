@@ -47,6 +47,9 @@ struct MotionInverseDynamicsOptions {
   InverseDynamicsMethod method = InverseDynamicsMethod::MomentumScrew;
   /// MomentumScrew: positions in closed form where every limb allows it (else Newton).
   bool closed_form_positions = true;
+  /// MomentumScrew: rates, accelerations and platform wrenches of straight U–P–S/U legs in
+  /// closed form (parallel/straight_leg.hpp), else every limb by the general screw system.
+  bool closed_form_legs = true;
   /// Compute ‖Φ(q)‖∞ of every sample (one more forward kinematics with the closure rows).
   bool closure_residual = true;
   /// Largest ‖Φ‖∞ accepted (m, rad): beyond it the sample is refused (violated closure).

@@ -48,14 +48,37 @@ struct LimbJointScrews {
   int limb_end_body = -1;      // cut joints: the limb body on the other side
 };
 
+/// How a straight leg meets the platform (parallel/straight_leg.hpp).
+enum class LegEnd {
+  Other,      // a revolute, prismatic or fixed cut joint: the general screw-form path
+  Spherical,  // a spherical joint, cut or the platform group's tree joint
+  Universal   // a universal joint: one axis fixed in the leg's upper body, the other in the platform
+};
+
 /// A limb whose positions have a closed form: a universal joint at the ground, a prismatic
 /// joint, and the platform joint at a point on the prismatic axis (U–P–S, U–P–U legs with
-/// a straight leg: the paper's inverse displacement, momentum-screw eqs. 15–19).
+/// a straight leg: the paper's inverse displacement, momentum-screw eqs. 15–19). All
+/// constants of the closed forms (limb_positions.hpp, straight_leg.hpp), computed once.
 struct StraightLeg {
   bool applies = false;
   int lower = -1, upper = -1;          // bodies of the universal and the prismatic joint
   double offset = 0.0;                 // s₀ = d·(o + c): end point along d at prismatic q = 0 (m)
   Vec3 end_point = Vec3::Zero();       // c: platform-joint point on `upper` (upper frame)
+  Vec3 platform_point = Vec3::Zero();  // the same point C_i in the prescribed body's frame (eq. 15: r_{O_M C_i})
+  Vec3 base_point = Vec3::Zero();      // A_i: the universal joint's centre (world)
+  Vec3 first_axis = Vec3::UnitZ();     // n₁: the universal joint's first axis (world, fixed)
+  Vec3 second_axis = Vec3::UnitY();    // n₂: its second axis (lower-body frame)
+  Vec3 slide_axis = Vec3::UnitX();     // d: the prismatic axis (lower-body frame)
+  double first_second = 0.0;           // n₁·n₂ = n₁·n₂' at every pose
+  double second_slide = 0.0;           // n₂·d = n₂'·e at every pose (a rotation about n₂ keeps it)
+  Mat3 frame_inverse = Mat3::Identity();  // [n₂, d, n₂ × d]⁻¹: R_leg = [n₂', e, n₂' × e] · this
+  // Closed-form rates, accelerations and forces (straight_leg.hpp): the leg ends in a
+  // spherical or universal joint and no joint of it but the prismatic one is actuated.
+  bool closed_form_motion = false;
+  LegEnd end = LegEnd::Other;
+  int end_member = -1;                 // the platform-group body that holds the platform joint
+  Vec3 end_leg_axis = Vec3::Zero();    // universal end: its axis fixed in `upper` (upper frame)
+  Vec3 end_platform_axis = Vec3::Zero();  // universal end: its axis fixed in the platform (platform frame)
 };
 
 struct Limb {

@@ -1,0 +1,28 @@
+// Closed-form platform wrenches of a straight leg (momentum-screw §3.3, eqs. 30–36). See
+// parallel/straight_leg.hpp.
+#include "mechdyn/parallel/straight_leg.hpp"
+
+namespace mechdyn {
+
+void straight_leg_wrenches(const Limb& limb, const LimbState& state, const Vec6& lower_load, const Vec6& upper_load,
+                           Vec6* distal, Vec6& known, Vec6& effort) {
+  const StraightLegState& g = state.leg;
+  const Vec3& e = g.direction;
+  distal[0] = lower_load + upper_load;  // D_U: the bodies beyond the universal joint
+  distal[1] = upper_load;               // D_P
+  distal[2].setZero();                  // the platform joint: no leg body beyond it
+  // The universal joint at A passes no moment about n₁, n₂': s e × F + M = T w (eq. 30),
+  // its constraint torque T w eliminated by the product with e (eqs. 31, 33).
+  const Vec3 moment = distal[0].head<3>() - limb.leg.base_point.cross(distal[0].tail<3>());  // M = m_A(D_U)
+  const double torque = moment.dot(e) / g.cross_along;                                    // T
+  const Vec3 force = (torque * g.cross_axis - moment).cross(e) / g.length - e.dot(upper_load.tail<3>()) * e;  // F⁰
+  known << g.end.cross(force), force;   // W⁰ = [C × F⁰; F⁰]
+  effort << g.end.cross(e), e;          // a unit force along the leg through C
+  if (limb.leg.end == LegEnd::Universal) {  // into span S_i: orthogonal to N_i
+    const auto n = state.constraint.col(0);
+    known -= n * n.dot(known);
+    effort -= n * n.dot(effort);
+  }
+}
+
+}  // namespace mechdyn
