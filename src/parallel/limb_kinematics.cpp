@@ -72,7 +72,7 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
     const int k = limb.freedoms;
     s.closed_form = work.closed_form(limb) &&
                     straight_leg_motion(model, limb, data, platform_velocity, platform_acceleration,
-                                        work.compatibility_tolerance, s, work.body_velocity, work.body_acceleration, v, a);
+                                        work.compatibility_tolerance, work.closed_form_margin, s, work.body_velocity, work.body_acceleration, v, a);
     if (s.closed_form) continue;
     // S_i: the unit screws of the limb's joints, eqs. (18)–(20).
     for (const LimbJointScrews& joint : limb.joints) {

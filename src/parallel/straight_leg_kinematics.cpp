@@ -26,7 +26,7 @@ Vec6 screw(const Vec3& angular, const Vec3& linear) {
 }  // namespace
 
 bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data, const Vec6& platform_velocity,
-                         const Vec6& platform_acceleration, double compatibility_tolerance, LimbState& state,
+                         const Vec6& platform_acceleration, double compatibility_tolerance, double margin, LimbState& state,
                          AlignedVector<Vec6>& body_velocity, AlignedVector<Vec6>& body_acceleration,
                          Eigen::Ref<VecX> v, Eigen::Ref<VecX> a) {
   const StraightLeg& leg = limb.leg;
@@ -39,7 +39,7 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
   const Vec3 second = data.motion_axis[universal.v_index + 1].head<3>();
   const Vec3 cross = n1.cross(second);  // w
   const double along = cross.dot(e);    // w·e
-  if (!(std::abs(along) >= 1e-3 * cross.norm())) return false;
+  if (!(along * along >= margin * margin * cross.squaredNorm())) return false;
   StraightLegState& g = state.leg;
   const double s = e.dot(data.position[leg.upper] - base) + leg.slide_axis.dot(leg.end_point);
   const Vec3 end = base + s * e;  // C_i

@@ -82,6 +82,9 @@ struct LimbWorkspace {
   /// Straight legs with Limb::leg.closed_form_motion in closed form (straight_leg.hpp); false:
   /// every limb by the general screw-form path (the two are tested equal).
   bool closed_form_legs = true;
+  /// The closed form of a leg needs |w·e| ≥ margin |w| (straight_leg.hpp); closer to the plane
+  /// of its universal joint's axes the leg takes the general path for that sample.
+  double closed_form_margin = 1e-3;
   bool closed_form(const Limb& limb) const { return closed_form_legs && limb.leg.closed_form_motion; }
 };
 

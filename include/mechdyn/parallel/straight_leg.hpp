@@ -35,7 +35,8 @@
 //                  h = (w_c·e) w − (w·e) w_c, N = [C × F_N + (w·e) w_c; F_N]/‖·‖; W⁰ and the
 //                  effort column are then made orthogonal to N, which makes them exactly the
 //                  general path's D_i g_i and D_i e_a (parallel/momentum_screw_dynamics.hpp).
-// The closed form divides by s and by w·e: when |w·e| < 1e-3 |w| (the leg close to the plane
+// The closed form divides by s and by w·e: when |w·e| < 10⁻³ |w| (LimbWorkspace::closed_form_margin;
+// the leg close to the plane
 // of its universal joint's axes; singular for a U–P–S leg, a spin of the leg about its axis
 // that only the far joint fixes for a U–P–U leg) straight_leg_motion returns false and the
 // caller takes the general path for that limb and sample. Both are tested equal.
@@ -52,9 +53,9 @@ namespace mechdyn {
 /// for the platform twist and its rate: v, a of its tree joints, the twists and rates of its
 /// two bodies, and `state` (leg geometry and motion, θ̇_i, θ̈_i, N_i for a universal end).
 /// False (nothing written) when the leg is too close to the plane of its universal joint's
-/// axes for the closed form. Throws InvalidArgument when the motion violates a universal end.
+/// axes for the closed form: |w·e| < margin |w|. Throws InvalidArgument when the motion violates a universal end.
 bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data, const Vec6& platform_velocity,
-                         const Vec6& platform_acceleration, double compatibility_tolerance, LimbState& state,
+                         const Vec6& platform_acceleration, double compatibility_tolerance, double margin, LimbState& state,
                          AlignedVector<Vec6>& body_velocity, AlignedVector<Vec6>& body_acceleration,
                          Eigen::Ref<VecX> v, Eigen::Ref<VecX> a);
 
