@@ -23,12 +23,30 @@ struct Angle {
   double value = 0.0, cosine = 1.0, sine = 0.0;
 };
 
-/// The angle from its components x = r cos θ, y = r sin θ (r > 0 given).
-Angle angle_of(double x, double y, double r) { return Angle{std::atan2(y, x), x / r, y / r}; }
-
 /// θ + 2πk nearest to `previous` (cosine and sine unchanged).
 double unwrap(double angle, double previous) {
   if (std::abs(previous - angle) > kPi) angle += 2.0 * kPi * std::round((previous - angle) / (2.0 * kPi));
+  return angle;
+}
+
+/// atan2(y, x) up to a multiple of 2π, from the anchor when it is near: the angle is the
+/// anchor's plus δ with tan δ = (y c_a − x s_a)/(x c_a + y s_a) (the sine and cosine of the
+/// difference, both times √(x² + y²)), δ = atan(tan δ) by its series to t¹⁵/15 when
+/// |tan δ| ≤ 0.1 (truncation below 6·10⁻¹⁹ rad; no accumulation: the anchor is an atan2
+/// value). Otherwise atan2, which becomes the anchor. Without an anchor, atan2.
+double angle_near(double x, double y, AngleAnchor* anchor) {
+  if (anchor != nullptr) {
+    const double across = y * anchor->cosine - x * anchor->sine, along = x * anchor->cosine + y * anchor->sine;
+    if (along > 0.0 && std::abs(across) <= 0.1 * along) {
+      const double t = across / along, t2 = t * t;
+      const double series =
+          t * (1.0 + t2 * (-1.0 / 3 + t2 * (1.0 / 5 + t2 * (-1.0 / 7 + t2 * (1.0 / 9 + t2 * (-1.0 / 11 +
+              t2 * (1.0 / 13 - t2 / 15.0)))))));
+      return anchor->value + series;
+    }
+  }
+  const double angle = std::atan2(y, x), radius = std::sqrt(x * x + y * y);
+  if (anchor != nullptr && radius > 0.0) *anchor = AngleAnchor{angle, x / radius, y / radius};
   return angle;
 }
 
@@ -39,9 +57,11 @@ Vec3 rotate_back(const Vec3& n, const Angle& angle, const Vec3& x) {
 
 /// R(n1, φ1) R(n2, φ2) = parentᵀ rotation (the joint's rotation relative to its parent), the
 /// angles nearest (φ1, φ2) on input. Paden–Kahan subproblem 1 twice: φ1 takes n2 to
-/// t = parentᵀ rotation n2 about n1; φ2 takes u ⟂ n2 to R(n1, −φ1) parentᵀ rotation u about n2.
-void universal_angles_for_rotation(const Vec3& n1, const Vec3& n2, const Mat3& parent, const Mat3& rotation,
-                                   double* angles, const std::string& joint) {
+/// t = parentᵀ rotation n2 about n1; φ2 takes u ⟂ n2 (`perpendicular`) to
+/// R(n1, −φ1) parentᵀ rotation u about n2.
+void universal_angles_for_rotation(const Vec3& n1, const Vec3& n2, const Vec3& perpendicular, const Mat3& parent,
+                                   const Mat3& rotation, double* angles, AngleAnchor* anchors,
+                                   const std::string& joint) {
   const Vec3 t = parent.transpose() * (rotation * n2);
   const double c = n1.dot(n2), ct = n1.dot(t);
   if (std::abs(ct - c) > 1e-9)
@@ -50,14 +70,13 @@ void universal_angles_for_rotation(const Vec3& n1, const Vec3& n2, const Mat3& p
                           " in cosine): the motion violates the loop closure");
   // φ1: components of n2 and t across n1 (y = n1·(n2⊥ × t⊥) = (n1 × n2)·t).
   const double x1 = n2.dot(t) - c * ct, y1 = n1.cross(n2).dot(t), r1 = std::sqrt(x1 * x1 + y1 * y1);
-  const Angle phi1 = r1 > 0.0 ? angle_of(x1, y1, r1) : Angle{};
-  const Vec3 u = (n1 - n2 * c).normalized();
+  Angle phi1;
+  if (r1 > 0.0) phi1 = Angle{angle_near(x1, y1, anchors), x1 / r1, y1 / r1};
+  const Vec3& u = perpendicular;
   const Vec3 rest = rotate_back(n1, phi1, parent.transpose() * (rotation * u));
-  const double x2 = u.dot(rest) - n2.dot(u) * n2.dot(rest), y2 = n2.dot(u.cross(rest)),
-               r2 = std::sqrt(x2 * x2 + y2 * y2);
-  const Angle phi2 = r2 > 0.0 ? angle_of(x2, y2, r2) : Angle{};
+  const double x2 = u.dot(rest), y2 = n2.dot(u.cross(rest));  // u ⟂ n2
   angles[0] = unwrap(phi1.value, angles[0]);
-  angles[1] = unwrap(phi2.value, angles[1]);
+  angles[1] = unwrap(x2 != 0.0 || y2 != 0.0 ? angle_near(x2, y2, anchors ? anchors + 1 : nullptr) : 0.0, angles[1]);
 }
 
 /// Quaternion of `rotation` into q[0..3] (w, x, y, z), the sign of the previous one.
@@ -106,9 +125,10 @@ void place(const Model& model, Data& data, int b, const Mat3& parent_rotation, c
 /// second axis n₂' and the leg's rotation. n₂' = R(n₁, θ₁) n₂ keeps n₂'·n₁ = n₁·n₂ and
 /// n₂'·e = n₂·d (a rotation about n₂ keeps n₂·d), so n₂' = a n₁ + b e ± γ n₁ × e — Paden–Kahan
 /// subproblem 2 (Murray, Li & Sastry (1994) §3.2.2) in world form —, the sign nearest the
-/// previous n₂'. Then θ₁ = ∠ about n₁ from n₂ to n₂', θ₂ = ∠ about n₂ from d to
-/// z = R(n₁, θ₁)ᵀ e, and R_leg = [n₂', e, n₂' × e] [n₂, d, n₂ × d]⁻¹ (the rotation taking n₂, d
-/// to n₂', e). `remembered` (optional) holds the previous n₂' for the angle it was made for.
+/// previous n₂'. Then θ₁ = ∠ about n₁ from n₂ to n₂' (components across n₁ of length
+/// 1 − (n₁·n₂)²), θ₂ = ∠ about n₂ from d to z = R(n₁, θ₁)ᵀ e, and R_leg = [n₂', e, n₂' × e]
+/// [n₂, d, n₂ × d]⁻¹ (the rotation taking n₂, d to n₂', e). `remembered` (optional) holds the
+/// previous n₂' for the angle it was made for.
 void leg_angles(const StraightLeg& leg, const Vec3& e, double* angles, Vec3& second, Mat3& rotation,
                 StraightLegState* remembered, const std::string& limb) {
   const Vec3& n1 = leg.first_axis;
@@ -116,8 +136,9 @@ void leg_angles(const StraightLeg& leg, const Vec3& e, double* angles, Vec3& sec
   const double c12 = leg.first_second, c2d = leg.second_slide;
   if (!(across > 1e-12))
     throw InvalidArgument("limb '" + limb + "': the leg lies along an axis of its universal joint (a singular configuration)");
-  const double a = (c12 - k * c2d) / across, b = (c2d - k * c12) / across;
-  const double gamma2 = (1.0 - a * a - b * b - 2.0 * a * b * k) / across;
+  const double inverse = 1.0 / across;
+  const double a = (c12 - k * c2d) * inverse, b = (c2d - k * c12) * inverse;
+  const double gamma2 = (1.0 - a * a - b * b - 2.0 * a * b * k) * inverse;
   if (gamma2 < -1e-12)
     throw InvalidArgument("limb '" + limb + "': its universal joint cannot point the leg at the platform point");
   // The previous n₂' (remembered, or from the angle on input).
@@ -126,22 +147,20 @@ void leg_angles(const StraightLeg& leg, const Vec3& e, double* angles, Vec3& sec
     previous = remembered->remembered_second_axis;
   } else {
     const double c = std::cos(angles[0]), s = std::sin(angles[0]);
-    previous = c * leg.second_axis + s * n1.cross(leg.second_axis) + ((1.0 - c) * c12) * n1;
+    previous = c * leg.second_axis + s * leg.first_cross_second + ((1.0 - c) * c12) * n1;
   }
   const Vec3 w = n1.cross(e);
   const double gamma = std::sqrt(std::max(gamma2, 0.0));
   second = a * n1 + b * e + (w.dot(previous) >= 0.0 ? gamma : -gamma) * w;
-  // θ₁ (across n₁: x = n₂·n₂' − (n₁·n₂)², y = (n₁ × n₂)·n₂', radius 1 − (n₁·n₂)²)
-  const double x1 = leg.second_axis.dot(second) - c12 * c12, y1 = n1.cross(leg.second_axis).dot(second);
-  const double r1 = std::sqrt(x1 * x1 + y1 * y1);
-  const Angle theta1 = angle_of(x1, y1, r1);
-  const Vec3 z = rotate_back(n1, theta1, e);
-  const Vec3& d = leg.slide_axis;
-  const double x2 = d.dot(z) - c2d * c2d, y2 = leg.second_axis.cross(d).dot(z), r2 = std::sqrt(x2 * x2 + y2 * y2);
-  if (!(r2 > 0.0))
-    throw InvalidArgument("limb '" + limb + "': the leg lies along an axis of its universal joint (a singular configuration)");
-  angles[0] = unwrap(theta1.value, angles[0]);
-  angles[1] = unwrap(std::atan2(y2, x2), angles[1]);
+  // θ₁ from n₂'s components across n₁; then z = R(n₁, θ₁)ᵀ e = c e − s n₁ × e + (1 − c)(n₁·e) n₁.
+  const double x1 = leg.second_axis.dot(second) - c12 * c12, y1 = leg.first_cross_second.dot(second);
+  const double radius = 1.0 - c12 * c12;
+  const double c1 = x1 / radius, s1 = y1 / radius;
+  const Vec3 z = c1 * e - s1 * w + ((1.0 - c1) * k) * n1;
+  const double x2 = leg.slide_axis.dot(z) - c2d * c2d, y2 = leg.second_cross_slide.dot(z);
+  AngleAnchor* anchor = remembered != nullptr ? remembered->anchor.data() : nullptr;
+  angles[0] = unwrap(angle_near(x1, y1, anchor), angles[0]);
+  angles[1] = unwrap(angle_near(x2, y2, anchor ? anchor + 1 : nullptr), angles[1]);
   Mat3 frame;
   frame << second, e, second.cross(e);
   rotation.noalias() = frame * leg.frame_inverse;
@@ -149,6 +168,30 @@ void leg_angles(const StraightLeg& leg, const Vec3& e, double* angles, Vec3& sec
     remembered->remembered_angle = angles[0];
     remembered->remembered_second_axis = second;
   }
+}
+
+/// The poses of a leg's two bodies (what place() writes), from the quantities the closed
+/// form has: the universal joint's axes n₁, n₂' and the prismatic axis e.
+void place_leg(const Model& model, Data& data, const StraightLeg& leg, const Mat3& rotation, const Vec3& second,
+               const Vec3& e, double slide, bool inertia) {
+  const Vec3& base = leg.base_point;
+  const Joint& universal = model.joints[leg.lower];
+  const Joint& prismatic = model.joints[leg.upper];
+  const Vec3 upper = base + rotation * prismatic.origin + slide * e;
+  for (int b : {leg.lower, leg.upper}) {
+    data.rotation[b] = rotation;
+    data.position[b] = b == leg.lower ? base : upper;
+    data.com_position[b].noalias() = data.position[b] + rotation * model.bodies[b].com;
+    if (inertia) {
+      Mat3 rotated;
+      rotated.noalias() = rotation * model.bodies[b].inertia;
+      data.inertia_world[b].noalias() = rotated * rotation.transpose();
+    }
+  }
+  Vec6* axes = data.motion_axis.data();
+  axes[universal.v_index] << leg.first_axis, base.cross(leg.first_axis);
+  axes[universal.v_index + 1] << second, base.cross(second);
+  axes[prismatic.v_index] << Vec3::Zero(), e;
 }
 
 void positions(const Model& model, const ParallelModel& parallel, const Vec3& position, const Mat3& rotation,
@@ -171,7 +214,9 @@ void positions(const Model& model, const ParallelModel& parallel, const Vec3& po
       const Mat3 relative = parent.transpose() * rotation;
       quaternion_for_rotation(relative, x);
     } else {
-      universal_angles_for_rotation(root_joint.axis, root_joint.second_axis, parent, rotation, x, root_joint.name);
+      universal_angles_for_rotation(root_joint.axis, root_joint.second_axis, parallel.root_perpendicular, parent,
+                                    rotation, x, limbs != nullptr ? limbs->root_anchor.data() : nullptr,
+                                    root_joint.name);
     }
     if (kinematics) place(model, *kinematics, root, parent, rotation, member_origin(root), inertia);
   };
@@ -199,11 +244,7 @@ void positions(const Model& model, const ParallelModel& parallel, const Vec3& po
     Mat3 leg_rotation;
     leg_angles(leg, direction, q.data() + model.joints[leg.lower].q_index, second, leg_rotation,
                limbs != nullptr ? &limbs->limbs[i].leg : nullptr, limb.name);
-    if (kinematics) {
-      place(model, *kinematics, leg.lower, identity, leg_rotation, leg.base_point, inertia);
-      place(model, *kinematics, leg.upper, leg_rotation, leg_rotation,
-            leg.base_point + leg_rotation * p.origin + slide * direction, inertia);
-    }
+    if (kinematics) place_leg(model, *kinematics, leg, leg_rotation, second, direction, slide, inertia);
     if (!limb.joints.back().cut) root_coordinates(leg_rotation);
   }
   if (kinematics)

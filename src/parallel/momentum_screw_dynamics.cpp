@@ -56,12 +56,14 @@ MomentumScrewWorkspace::MomentumScrewWorkspace(const Model& model, const Paralle
     effort_wrench.emplace_back(efforts.size(), Vec6::Zero());
   }
   limb_wrench.assign(parallel.limbs.size(), Vec6::Zero());
-  system = MatX::Zero(6, columns);
-  right_hand_side = VecX::Zero(6);
+  square = columns == 6;
+  system = MatX::Zero(6, square ? 0 : columns);
+  leg_of_body.assign(static_cast<std::size_t>(n), -1);
+  for (std::size_t i = 0; i < parallel.limbs.size(); ++i)
+    if (parallel.limbs[i].leg.closed_form_motion)
+      for (int b : parallel.limbs[i].bodies) leg_of_body[static_cast<std::size_t>(b)] = static_cast<int>(i);
   unknowns = VecX::Zero(columns);
   solver.resize(6, columns, static_cast<Eigen::Index>(parallel.actuated_dofs.size()));
-  square.setZero(6, 6);
-  square_solution.setZero(6);
   effort = VecX::Zero(model.nv);
   joint_wrench.assign(static_cast<std::size_t>(n) + model.loops.size(), Vec6::Zero());
 }
@@ -70,8 +72,17 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
                                      const LimbWorkspace& limbs, const AlignedVector<Vec6>& external,
                                      MomentumScrewWorkspace& work, double rank_tolerance) {
   const int n = model.num_bodies();
-  // F_b = dΓ_b/dt − $_g − $_e for every moving body (eq. 14 per body).
+  // F_b = dΓ_b/dt − $_g − $_e for every moving body (eq. 14 per body); a closed-form leg's
+  // two bodies together (they share the leg's rotation and angular motion).
   for (int b = 0; b < n; ++b) {
+    const int leg = work.leg_of_body[static_cast<std::size_t>(b)];
+    if (leg >= 0 && limbs.limbs[static_cast<std::size_t>(leg)].closed_form) {
+      const Limb& limb = parallel.limbs[static_cast<std::size_t>(leg)];
+      if (b == limb.leg.lower)
+        straight_leg_loads(model, limb, limbs.limbs[static_cast<std::size_t>(leg)], data, external,
+                           work.body_load[limb.leg.lower], work.body_load[limb.leg.upper]);
+      continue;
+    }
     const Body& body = model.bodies[b];
     if (work.massless[static_cast<std::size_t>(b)]) {
       work.body_load[b] = -external[b];
@@ -80,24 +91,28 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
     work.body_load[b] = body_load_local(body.mass, data.com_position[b], data.rotation[b], body.inertia, model.gravity,
                                         limbs.body_velocity[b], limbs.body_acceleration[b], external[b]);
   }
+  // Column c of A (eq. 40).
+  auto column = [&](int c) -> Eigen::Block<Mat6, 6, 1, true> { return work.square_system.col(c); };
+  auto set_column = [&](int c, const Vec6& x) {
+    if (work.square) column(c) = x;
+    else work.system.col(c) = x;
+  };
   // The platform group's load: the right-hand side of eq. (39) before the limbs' known parts.
   work.right_hand_side.setZero();
   for (int b : parallel.platform_bodies) work.right_hand_side += work.body_load[b];
-  work.system.setZero();
   for (std::size_t i = 0; i < parallel.limbs.size(); ++i) {
     const Limb& limb = parallel.limbs[i];
     const LimbState& s = limbs.limbs[i];
     auto& distal = work.distal_load[i];
-    for (int c = 0; c < 6 - limb.freedoms; ++c) work.system.col(work.constraint_column[i] + c) = s.constraint.col(c);
+    for (int c = 0; c < 6 - limb.freedoms; ++c) set_column(work.constraint_column[i] + c, s.constraint.col(c));
     if (s.closed_form) {  // a straight leg: W⁰_i and its effort column in closed form (parallel/straight_leg.hpp)
-      Vec6 known, unit;
-      straight_leg_wrenches(limb, s, work.body_load[limb.leg.lower], work.body_load[limb.leg.upper], distal.data(), known,
-                            unit);
-      work.limb_wrench[i] = known;
-      work.right_hand_side -= known;
+      Vec6 unit;
+      straight_leg_wrenches(limb, s, work.body_load[limb.leg.lower], work.body_load[limb.leg.upper], distal.data(),
+                            work.limb_wrench[i], unit);
+      work.right_hand_side -= work.limb_wrench[i];
       if (!limb.actuated_columns.empty()) {  // the prismatic joint
         work.effort_wrench[i][0] = unit;
-        work.system.col(work.effort_column[i][0]) = unit;
+        set_column(work.effort_column[i][0], unit);
       }
       continue;
     }
@@ -122,27 +137,24 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
       double unit[6] = {};
       unit[limb.actuated_columns[e]] = 1.0;
       work.effort_wrench[i][e] = s.gram.dual(s.screws, unit);
-      work.system.col(work.effort_column[i][e]) = work.effort_wrench[i][e];
+      set_column(work.effort_column[i][e], work.effort_wrench[i][e]);
     }
   }
   // A x = b (eq. 40): square (as many unknowns as the platform's 6 equations) through
   // the Cholesky factor of AᵀA; redundant (more unknowns) by minimum-norm efforts.
   const char* singular = "the limbs cannot hold the platform in every direction (the momentum-screw system of eq. (40) "
                          "loses rank): a singular configuration of the actuation";
-  if (work.system.cols() == 6) {
+  if (work.square) {
     // x = (AᵀA)⁻¹ Aᵀ b through the Cholesky factor of AᵀA (parallel/screw_gram.hpp): A's
     // columns are the unit wrenches of the unknowns; rank lost when a column comes closer
     // than 1e-7 (relative) to the span of the others.
-    work.square = work.system;
-    if (work.square_gram.factor(work.square, 1e-7) < 6) throw SolverError(singular);
-    work.square_gram.least_squares(work.square, work.right_hand_side.head<6>(), work.square_solution);
-    work.unknowns = work.square_solution;
+    if (work.square_gram.factor(work.square_system, 1e-7) < 6) throw SolverError(singular);
+    work.square_gram.least_squares(work.right_hand_side, work.unknowns.data());
     work.internal_force_dimension = 0;
   } else {
     if (!work.solver.solve(work.system, work.right_hand_side, work.unknowns, rank_tolerance)) throw SolverError(singular);
     work.internal_force_dimension = work.solver.internal_force_dimension();
   }
-  work.effort.setZero();
   for (std::size_t c = 0; c < parallel.actuated_dofs.size(); ++c)
     work.effort[parallel.actuated_dofs[c]] = work.unknowns[static_cast<Eigen::Index>(c)];
   // W_i, then every joint's wrench T_j = D_j + W_i.

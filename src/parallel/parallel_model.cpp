@@ -191,6 +191,10 @@ ParallelModel make_parallel_model(const Model& model, int body) {
     return Vec3(Vec3::Zero());
   };
   pm.closed_form_positions = true;
+  if (model.joints[root].type == JointType::Universal) {
+    const Joint& j = model.joints[root];
+    pm.root_perpendicular = (j.axis - j.second_axis * j.axis.dot(j.second_axis)).normalized();
+  }
   for (Limb& limb : pm.limbs) {
     if (limb.bodies.empty()) {  // the group on the ground by one joint
       const JointType type = model.joints[root].type;
@@ -238,6 +242,7 @@ ParallelModel make_parallel_model(const Model& model, int body) {
         leg.upper = upper;
         leg.offset = p.axis.dot(reach);
         leg.end_point = end;
+        leg.end_along = p.axis.dot(end);
         leg.platform_point = platform_point;
         leg.base_point = u.origin;
         leg.first_axis = u.axis;
@@ -245,6 +250,8 @@ ParallelModel make_parallel_model(const Model& model, int body) {
         leg.slide_axis = p.axis;
         leg.first_second = u.axis.dot(u.second_axis);
         leg.second_slide = u.second_axis.dot(p.axis);
+        leg.first_cross_second = u.axis.cross(u.second_axis);
+        leg.second_cross_slide = u.second_axis.cross(p.axis);
         Mat3 frame;
         frame << u.second_axis, p.axis, u.second_axis.cross(p.axis);
         leg.frame_inverse = frame.inverse();

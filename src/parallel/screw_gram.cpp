@@ -74,6 +74,19 @@ int ScrewGram::factor(const LimbScrews& screws, double tolerance) {
   return rank;
 }
 
+int ScrewGram::factor(const Mat6& screws, double tolerance) {
+  k_ = 6;
+  screws_ = screws;
+  return cholesky<6>(screws_, tolerance, lower_, inverse_diagonal_);
+}
+
+void ScrewGram::least_squares(const Vec6& r, double* x) const {
+  Vec6 products;
+  products.noalias() = screws_.transpose() * r;  // zero beyond k
+  solve(products.data());
+  for (int i = 0; i < k_; ++i) x[i] = products[i];
+}
+
 void ScrewGram::solve(double* x) const {
 #define MECHDYN_CALL(K) gram_solve<K>(lower_, inverse_diagonal_, x)
   MECHDYN_GRAM_DISPATCH(k_, MECHDYN_CALL)

@@ -4,6 +4,30 @@
 
 namespace mechdyn {
 
+void straight_leg_loads(const Model& model, const Limb& limb, const LimbState& state, const Data& data,
+                        const AlignedVector<Vec6>& external, Vec6& lower_load, Vec6& upper_load) {
+  const StraightLeg& leg = limb.leg;
+  const StraightLegState& g = state.leg;
+  const Mat3& rotation = data.rotation[leg.lower];  // both bodies: R_leg
+  const Vec3& omega = g.angular_velocity;
+  const Vec3& alpha = g.angular_acceleration;
+  const Vec3 omega_body = rotation.transpose() * omega, alpha_body = rotation.transpose() * alpha;
+  const Vec3 slide_terms = (2.0 * g.rate) * omega.cross(g.direction) + g.acceleration * g.direction;
+  auto load = [&](int b, bool upper, Vec6& out) {
+    const Body& body = model.bodies[b];
+    const Vec3& com = data.com_position[b];
+    const Vec3 arm = com - leg.base_point;  // ρ
+    Vec3 com_acceleration = alpha.cross(arm) + omega.cross(omega.cross(arm));
+    if (upper) com_acceleration += slide_terms;
+    const Vec3 force = body.mass * (com_acceleration - model.gravity);
+    const Vec3 spin = body.inertia * alpha_body + omega_body.cross(body.inertia * omega_body);
+    out << com.cross(force) + rotation * spin, force;
+    out -= external[b];
+  };
+  load(leg.lower, false, lower_load);
+  load(leg.upper, true, upper_load);
+}
+
 void straight_leg_wrenches(const Limb& limb, const LimbState& state, const Vec6& lower_load, const Vec6& upper_load,
                            Vec6* distal, Vec6& known, Vec6& effort) {
   const StraightLegState& g = state.leg;

@@ -17,10 +17,9 @@ std::string number(double x) {
   return buffer;
 }
 
-Vec6 screw(const Vec3& angular, const Vec3& linear) {
-  Vec6 out;
-  out << angular, linear;
-  return out;
+void set_screw(Vec6& out, const Vec3& angular, const Vec3& linear) {
+  out.head<3>() = angular;
+  out.tail<3>() = linear;
 }
 
 }  // namespace
@@ -41,7 +40,7 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
   const double along = cross.dot(e);    // w·e
   if (!(along * along >= margin * margin * cross.squaredNorm())) return false;
   StraightLegState& g = state.leg;
-  const double s = e.dot(data.position[leg.upper] - base) + leg.slide_axis.dot(leg.end_point);
+  const double s = e.dot(data.position[leg.upper] - base) + leg.end_along;
   const Vec3 end = base + s * e;  // C_i
   g.end = end, g.direction = e, g.length = s, g.second_axis = second, g.cross_axis = cross, g.cross_along = along;
   const Vec3 first_dual = second.cross(e) / along, second_dual = e.cross(n1) / along;  // ω_⊥ → θ̇₁, θ̇₂
@@ -66,10 +65,10 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
 
   // The leg's bodies and joints.
   const Vec3 moment = base.cross(omega), moment_rate = base.cross(alpha);
-  body_velocity[leg.lower] = screw(omega, moment);
-  body_acceleration[leg.lower] = screw(alpha, moment_rate);
-  body_velocity[leg.upper] = screw(omega, moment + rate * e);
-  body_acceleration[leg.upper] = screw(alpha, moment_rate + acceleration * e + rate * omega.cross(e));
+  set_screw(body_velocity[leg.lower], omega, moment);
+  set_screw(body_acceleration[leg.lower], alpha, moment_rate);
+  set_screw(body_velocity[leg.upper], omega, moment + rate * e);
+  set_screw(body_acceleration[leg.upper], alpha, moment_rate + acceleration * e + rate * omega.cross(e));
   v[universal.v_index] = rate1, v[universal.v_index + 1] = rate2, v[prismatic.v_index] = rate;
   a[universal.v_index] = acceleration1, a[universal.v_index + 1] = acceleration2, a[prismatic.v_index] = acceleration;
   state.rates[0] = rate1, state.rates[1] = rate2, state.rates[2] = rate;
@@ -106,7 +105,8 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
     // w ∥ w_c, as in the Schoenflies robot).
     const Vec3 h = normal.dot(e) * cross - along * normal;
     const Vec3 force = h.cross(e) / s;
-    Vec6 constraint = screw(end.cross(force) + along * normal, force);
+    Vec6 constraint;
+    set_screw(constraint, end.cross(force) + along * normal, force);
     state.constraint.col(0) = constraint / constraint.norm();
   }
   if (!last.cut) {  // the platform group's tree joint: its coordinates

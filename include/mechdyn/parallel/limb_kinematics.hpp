@@ -36,6 +36,12 @@
 namespace mechdyn {
 
 
+/// An angle with its cosine and sine: the closed-form positions take nearby angles from it
+/// by the series of atan instead of atan2 (limb_positions.cpp, angle_near).
+struct AngleAnchor {
+  double value = 0.0, cosine = 1.0, sine = 0.0;
+};
+
 /// A straight leg's closed-form state at the last sample (parallel/straight_leg.hpp,
 /// momentum-screw eqs. 15–24 and their derivatives), world coordinates.
 struct StraightLegState {
@@ -53,6 +59,7 @@ struct StraightLegState {
   // chosen without trigonometric functions while q still holds that angle.
   double remembered_angle = std::numeric_limits<double>::quiet_NaN();
   Vec3 remembered_second_axis = Vec3::UnitY();
+  std::array<AngleAnchor, 2> anchor{};       // the universal joint's angles
 };
 
 /// Per-limb scratch.
@@ -81,6 +88,7 @@ struct LimbWorkspace {
   double compatibility_tolerance = 1e-8;  // relative misfit of V_P, A_P outside a limb's span
   /// Straight legs with Limb::leg.closed_form_motion in closed form (straight_leg.hpp); false:
   /// every limb by the general screw-form path (the two are tested equal).
+  std::array<AngleAnchor, 2> root_anchor{};  // the platform group's universal joint (closed-form positions)
   bool closed_form_legs = true;
   /// The closed form of a leg needs |w·e| ≥ margin |w| (straight_leg.hpp); closer to the plane
   /// of its universal joint's axes the leg takes the general path for that sample.

@@ -64,6 +64,7 @@ struct StraightLeg {
   int lower = -1, upper = -1;          // bodies of the universal and the prismatic joint
   double offset = 0.0;                 // s₀ = d·(o + c): end point along d at prismatic q = 0 (m)
   Vec3 end_point = Vec3::Zero();       // c: platform-joint point on `upper` (upper frame)
+  double end_along = 0.0;              // d·c: s_i = e·(upper origin − A_i) + d·c
   Vec3 platform_point = Vec3::Zero();  // the same point C_i in the prescribed body's frame (eq. 15: r_{O_M C_i})
   Vec3 base_point = Vec3::Zero();      // A_i: the universal joint's centre (world)
   Vec3 first_axis = Vec3::UnitZ();     // n₁: the universal joint's first axis (world, fixed)
@@ -71,6 +72,8 @@ struct StraightLeg {
   Vec3 slide_axis = Vec3::UnitX();     // d: the prismatic axis (lower-body frame)
   double first_second = 0.0;           // n₁·n₂ = n₁·n₂' at every pose
   double second_slide = 0.0;           // n₂·d = n₂'·e at every pose (a rotation about n₂ keeps it)
+  Vec3 first_cross_second = Vec3::UnitX();  // n₁ × n₂
+  Vec3 second_cross_slide = Vec3::UnitX();  // n₂ × d
   Mat3 frame_inverse = Mat3::Identity();  // [n₂, d, n₂ × d]⁻¹: R_leg = [n₂', e, n₂' × e] · this
   // Closed-form rates, accelerations and forces (straight_leg.hpp): the leg ends in a
   // spherical or universal joint and no joint of it but the prismatic one is actuated.
@@ -99,6 +102,7 @@ struct ParallelModel {
   std::vector<Limb> limbs;             // the tree limb first
   std::vector<int> actuated_dofs;      // every actuated velocity index, coordinate order
   std::vector<int> loop_limb;          // per loop: its limb
+  Vec3 root_perpendicular = Vec3::Zero();  // a universal group joint: (n₁ − n₂ (n₁·n₂))/‖·‖, ⟂ its second axis
   /// True when every limb has closed-form positions (a StraightLeg, or the platform group
   /// on the ground by a spherical or universal joint).
   bool closed_form_positions = false;

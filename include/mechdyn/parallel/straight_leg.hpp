@@ -24,6 +24,9 @@
 //                  Δω̇ − φ̇₁ ω × u₁' − φ̇₂ ω_P × u₂'). A universal end must leave Δω·w_c = 0
 //                  and the same for the accelerations: otherwise the motion violates the
 //                  closure (InvalidArgument, the compatibility tolerance of LimbWorkspace).
+//   loads          per body, ρ = c − A (c its centre of mass): a_c = ω̇ × ρ + ω × (ω × ρ), plus
+//                  2ṡ ω × e + s̈ e for the upper body; F = [c × f + R (J ω̇_b + ω_b × J ω_b); f],
+//                  f = m (a_c − g), ω_b = Rᵀω, ω̇_b = Rᵀω̇ shared by the two bodies (MS eqs. 25–29)
 //   wrenches       with the leg's loads D_U = F_lower + F_upper, D_P = F_upper ([m; f] about
 //                  the origin), M = m_A(D_U) = D_U.m − A × D_U.f, the leg on the platform
 //                  W = [C × F + ρ w_c; F]: the prismatic joint gives e·F = τ − e·D_P.f, the
@@ -58,6 +61,11 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
                          const Vec6& platform_acceleration, double compatibility_tolerance, double margin, LimbState& state,
                          AlignedVector<Vec6>& body_velocity, AlignedVector<Vec6>& body_acceleration,
                          Eigen::Ref<VecX> v, Eigen::Ref<VecX> a);
+
+/// The loads F = dΓ/dt − $_g − $_e of the leg's two bodies ([m; f] about the world origin)
+/// from its state (ω, ω̇, ṡ, s̈, e) and Data's poses; `external` per body.
+void straight_leg_loads(const Model& model, const Limb& limb, const LimbState& state, const Data& data,
+                        const AlignedVector<Vec6>& external, Vec6& lower_load, Vec6& upper_load);
 
 /// The leg's part of eq. (40) from its two bodies' loads F = dΓ/dt − $_g − $_e:
 /// distal[0..2] = D_j of its joints (universal, prismatic, platform joint), `known` = W⁰_i
