@@ -173,15 +173,20 @@ void leg_angles(const StraightLeg& leg, const Vec3& e, double* angles, Vec3& sec
 /// The poses of a leg's two bodies (what place() writes), from the quantities the closed
 /// form has: the universal joint's axes n₁, n₂' and the prismatic axis e.
 void place_leg(const Model& model, Data& data, const StraightLeg& leg, const Mat3& rotation, const Vec3& second,
-               const Vec3& e, double slide, bool inertia) {
+               const Vec3& e, const Vec3& end, double slide, bool inertia) {
   const Vec3& base = leg.base_point;
   const Joint& universal = model.joints[leg.lower];
   const Joint& prismatic = model.joints[leg.upper];
-  const Vec3 upper = base + rotation * prismatic.origin + slide * e;
+  Vec3 upper = end;  // the upper body's origin: C_i − R c (c = 0: the joint at its origin)
+  if (leg.end_point.x() != 0.0 || leg.end_point.y() != 0.0 || leg.end_point.z() != 0.0) upper.noalias() -= rotation * leg.end_point;
+  if (leg.slender) {  // centres of mass on the axis
+    data.com_position[leg.lower] = base + leg.lower_com_along * e;
+    data.com_position[leg.upper] = base + (leg.upper_com_along + slide) * e;
+  }
   for (int b : {leg.lower, leg.upper}) {
     data.rotation[b] = rotation;
     data.position[b] = b == leg.lower ? base : upper;
-    data.com_position[b].noalias() = data.position[b] + rotation * model.bodies[b].com;
+    if (!leg.slender) data.com_position[b].noalias() = data.position[b] + rotation * model.bodies[b].com;
     if (inertia) {
       Mat3 rotated;
       rotated.noalias() = rotation * model.bodies[b].inertia;
@@ -189,7 +194,7 @@ void place_leg(const Model& model, Data& data, const StraightLeg& leg, const Mat
     }
   }
   Vec6* axes = data.motion_axis.data();
-  axes[universal.v_index] << leg.first_axis, base.cross(leg.first_axis);
+  axes[universal.v_index] << leg.first_axis, leg.base_moment;
   axes[universal.v_index + 1] << second, base.cross(second);
   axes[prismatic.v_index] << Vec3::Zero(), e;
 }
@@ -244,7 +249,7 @@ void positions(const Model& model, const ParallelModel& parallel, const Vec3& po
     Mat3 leg_rotation;
     leg_angles(leg, direction, q.data() + model.joints[leg.lower].q_index, second, leg_rotation,
                limbs != nullptr ? &limbs->limbs[i].leg : nullptr, limb.name);
-    if (kinematics) place_leg(model, *kinematics, leg, leg_rotation, second, direction, slide, inertia);
+    if (kinematics) place_leg(model, *kinematics, leg, leg_rotation, second, direction, target, slide, inertia);
     if (!limb.joints.back().cut) root_coordinates(leg_rotation);
   }
   if (kinematics)

@@ -162,6 +162,18 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
     const Limb& limb = parallel.limbs[i];
     const LimbState& s = limbs.limbs[i];
     Vec6& wrench = work.limb_wrench[i];
+    if (s.closed_form) {  // a straight leg: universal, prismatic, platform joint
+      if (!limb.actuated_columns.empty()) wrench += work.effort_wrench[i][0] * work.unknowns[work.effort_column[i][0]];
+      if (limb.freedoms == 5) wrench += s.constraint.col(0) * work.unknowns[work.constraint_column[i]];
+      const Vec6* distal = work.distal_load[i].data();
+      work.joint_wrench[static_cast<std::size_t>(limb.leg.lower)] = distal[0] + wrench;
+      work.joint_wrench[static_cast<std::size_t>(limb.leg.upper)] = distal[1] + wrench;
+      const LimbJointScrews& end = limb.joints[2];
+      if (!end.cut) work.joint_wrench[static_cast<std::size_t>(end.index)] = wrench;
+      else if (end.platform_is_a) work.joint_wrench[static_cast<std::size_t>(n + end.index)] = wrench;
+      else work.joint_wrench[static_cast<std::size_t>(n + end.index)] = -wrench;
+      continue;
+    }
     for (std::size_t e = 0; e < limb.actuated_columns.size(); ++e)
       wrench += work.effort_wrench[i][e] * work.unknowns[work.effort_column[i][e]];
     for (int c = 0; c < 6 - limb.freedoms; ++c)

@@ -57,12 +57,15 @@ void finish(const Model& model, const MotionInverseDynamicsModel& problem, Motio
     scale += std::abs(effort[k] * work.v[k]);
   }
   for (int b = 0; b < model.num_bodies(); ++b) {
-    const Body& body = model.bodies[b];
-    const Vec6 load = loads != nullptr ? (*loads)[b]
-                                       : body_load(body.mass, work.data.com_position[b], work.data.inertia_world[b],
-                                                   model.gravity, work.body_velocity[b], work.body_acceleration[b],
-                                                   work.external[b]);
-    const double p = work.body_velocity[b].dot(load);
+    double p = 0.0;
+    if (loads != nullptr) {
+      p = work.body_velocity[b].dot((*loads)[b]);
+    } else {
+      const Body& body = model.bodies[b];
+      p = work.body_velocity[b].dot(body_load(body.mass, work.data.com_position[b], work.data.inertia_world[b],
+                                              model.gravity, work.body_velocity[b], work.body_acceleration[b],
+                                              work.external[b]));
+    }
     power -= p;
     scale += std::abs(p);
   }

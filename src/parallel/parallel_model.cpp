@@ -255,6 +255,24 @@ ParallelModel make_parallel_model(const Model& model, int body) {
         Mat3 frame;
         frame << u.second_axis, p.axis, u.second_axis.cross(p.axis);
         leg.frame_inverse = frame.inverse();
+        leg.base_moment = u.origin.cross(u.axis);
+        // Slender parts: centre of mass on the axis, inertia a 1 + (b − a) d dᵀ (lower frame = upper's).
+        const Vec3& d = p.axis;
+        auto on_axis = [&](const Vec3& x) { return (x - d * d.dot(x)).norm() <= 1e-12 * (1.0 + x.norm()); };
+        auto symmetric = [&](const Mat3& inertia, double& across, double& along) {
+          along = d.dot(inertia * d);
+          across = 0.5 * (inertia.trace() - along);
+          const Mat3 axial = across * Mat3::Identity() + (along - across) * d * d.transpose();
+          return (inertia - axial).norm() <= 1e-12 * (1e-30 + inertia.norm());
+        };
+        const Body& lower_body = model.bodies[lower];
+        const Body& upper_body = model.bodies[upper];
+        const Vec3 upper_com = p.origin + upper_body.com;  // from A at prismatic q = 0, lower frame
+        leg.slender = on_axis(lower_body.com) && on_axis(upper_com) &&
+                      symmetric(lower_body.inertia, leg.lower_inertia_across, leg.lower_inertia_along) &&
+                      symmetric(upper_body.inertia, leg.upper_inertia_across, leg.upper_inertia_along);
+        leg.lower_com_along = d.dot(lower_body.com);
+        leg.upper_com_along = d.dot(upper_com);
         // Closed-form motion and forces: a spherical or universal end, only the prismatic
         // joint actuated (its effort is the one effort column of the leg).
         const bool passive = !u.actuated && (last.cut || !model.joints[root].actuated);  // cut joints carry no effort

@@ -4,10 +4,41 @@
 
 namespace mechdyn {
 
+namespace {
+
+// Slender parts: c = A + σ e, so a_c = σ (ω̇ × e + ω × (ω × e)) (+ 2ṡ ω × e + s̈ e for the upper
+// part, σ = σ_u + q_P), and J ω̇ + ω × J ω = a ω̇ + (b − a)((e·ω̇) e + (e·ω) ω × e).
+void slender_leg_loads(const Model& model, const StraightLeg& leg, const StraightLegState& g, const Data& data,
+                       const AlignedVector<Vec6>& external, Vec6& lower_load, Vec6& upper_load) {
+  const Vec3& e = g.direction;
+  const Vec3& omega = g.angular_velocity;
+  const Vec3& alpha = g.angular_acceleration;
+  const Vec3 turn = omega.cross(e);                           // ω × e = ė
+  const Vec3 bend = alpha.cross(e) + omega.cross(turn);       // ë without the sliding terms, per unit σ
+  const double spin_along = e.dot(alpha), spin_rate = e.dot(omega);
+  const Vec3 axial = spin_along * e + spin_rate * turn;       // (e·ω̇) e + (e·ω) ω × e
+  auto load = [&](int b, const Vec3& com_acceleration, double across, double along, Vec6& out) {
+    const Vec3& com = data.com_position[b];
+    const Vec3 force = model.bodies[b].mass * (com_acceleration - model.gravity);
+    out << com.cross(force) + across * alpha + (along - across) * axial, force;
+    out -= external[b];
+  };
+  const double slide = g.length - leg.offset;  // q_P
+  load(leg.lower, leg.lower_com_along * bend, leg.lower_inertia_across, leg.lower_inertia_along, lower_load);
+  load(leg.upper, (leg.upper_com_along + slide) * bend + (2.0 * g.rate) * turn + g.acceleration * e,
+       leg.upper_inertia_across, leg.upper_inertia_along, upper_load);
+}
+
+}  // namespace
+
 void straight_leg_loads(const Model& model, const Limb& limb, const LimbState& state, const Data& data,
                         const AlignedVector<Vec6>& external, Vec6& lower_load, Vec6& upper_load) {
   const StraightLeg& leg = limb.leg;
   const StraightLegState& g = state.leg;
+  if (leg.slender) {
+    slender_leg_loads(model, leg, g, data, external, lower_load, upper_load);
+    return;
+  }
   const Mat3& rotation = data.rotation[leg.lower];  // both bodies: R_leg
   const Vec3& omega = g.angular_velocity;
   const Vec3& alpha = g.angular_acceleration;

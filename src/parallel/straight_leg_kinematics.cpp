@@ -43,24 +43,33 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
   const double s = e.dot(data.position[leg.upper] - base) + leg.end_along;
   const Vec3 end = base + s * e;  // C_i
   g.end = end, g.direction = e, g.length = s, g.second_axis = second, g.cross_axis = cross, g.cross_along = along;
-  const Vec3 first_dual = second.cross(e) / along, second_dual = e.cross(n1) / along;  // ω_⊥ → θ̇₁, θ̇₂
+  // The products of the section's vectors (n₁·n₂' and n₂'·e are constants, here as computed).
+  const double k = n1.dot(e), c12 = n1.dot(second), c2e = second.dot(e);
+  const double inverse_s = 1.0 / s, inverse_along = 1.0 / along;
 
-  // Velocities (eqs. 21–23).
+  // Velocities (eqs. 21–23): θ̇₁ = ω_⊥·(n₂' × e)/(w·e), θ̇₂ = ω_⊥·(e × n₁)/(w·e) with
+  // ω_⊥ = e × ċ/s, written with (a × b)·(c × d) = (a·c)(b·d) − (a·d)(b·c).
   const Vec3 omega_p = platform_velocity.head<3>(), alpha_p = platform_acceleration.head<3>();
   const Vec3 end_velocity = platform_velocity.tail<3>() + omega_p.cross(end);  // ċ
   const double rate = e.dot(end_velocity);                                     // ṡ
-  const Vec3 omega_across = e.cross(end_velocity) / s;                         // ω_⊥
-  const double rate1 = omega_across.dot(first_dual), rate2 = omega_across.dot(second_dual);
+  const double scale = inverse_s * inverse_along;
+  const double rate1 = (c2e * rate - end_velocity.dot(second)) * scale;
+  const double rate2 = (end_velocity.dot(n1) - k * rate) * scale;
   const Vec3 omega = rate1 * n1 + rate2 * second;
-  // Accelerations.
+  // Accelerations: s̈ = e·c̈ + s|ω_⊥|², |ω_⊥|² = (|ċ|² − ṡ²)/s²; θ̈ from
+  // ω̇_⊥ − θ̇₁θ̇₂ w, ω̇_⊥ = (e × c̈ − 2ṡ ω_⊥)/s − (ω·e) e × ω, by the same products.
   const Vec3 end_acceleration = platform_acceleration.tail<3>() + alpha_p.cross(end) + omega_p.cross(end_velocity);
-  const double acceleration = e.dot(end_acceleration) + s * omega_across.squaredNorm();  // s̈
-  const Vec3 alpha_across =
-      (e.cross(end_acceleration) - 2.0 * rate * omega_across) / s - omega.dot(e) * e.cross(omega);
+  const double end_along = e.dot(end_acceleration);
+  const double acceleration = end_along + (end_velocity.squaredNorm() - rate * rate) * inverse_s;  // s̈
+  const double omega_e = rate1 * k + rate2 * c2e, omega_1 = rate1 + rate2 * c12, omega_2 = rate1 * c12 + rate2;
   const double product = rate1 * rate2;
-  const Vec3 rest = alpha_across - product * cross;
-  const double acceleration1 = rest.dot(first_dual), acceleration2 = rest.dot(second_dual);
-  const Vec3 alpha = acceleration1 * n1 + acceleration2 * second + product * cross;
+  const double acceleration1 =
+      ((c2e * end_along - end_acceleration.dot(second)) * inverse_s - 2.0 * rate * rate1 * along * inverse_s -
+       omega_e * (c2e * omega_e - omega_2) - product * (c12 * c2e - k)) * inverse_along;
+  const double acceleration2 =
+      ((end_acceleration.dot(n1) - k * end_along) * inverse_s - 2.0 * rate * rate2 * along * inverse_s -
+       omega_e * (omega_1 - k * omega_e) - product * (k * c12 - c2e)) * inverse_along;
+  const Vec3 alpha = acceleration1 * n1 + acceleration2 * second + product * cross;  // ṅ₂' = θ̇₁ w
   g.rate = rate, g.acceleration = acceleration, g.angular_velocity = omega, g.angular_acceleration = alpha;
 
   // The leg's bodies and joints.
@@ -71,47 +80,56 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
   set_screw(body_acceleration[leg.upper], alpha, moment_rate + acceleration * e + rate * omega.cross(e));
   v[universal.v_index] = rate1, v[universal.v_index + 1] = rate2, v[prismatic.v_index] = rate;
   a[universal.v_index] = acceleration1, a[universal.v_index + 1] = acceleration2, a[prismatic.v_index] = acceleration;
-  state.rates[0] = rate1, state.rates[1] = rate2, state.rates[2] = rate;
-  state.accelerations[0] = acceleration1, state.accelerations[1] = acceleration2, state.accelerations[2] = acceleration;
+  double* rates = state.rates.data();
+  double* accelerations = state.accelerations.data();
+  rates[0] = rate1, rates[1] = rate2, rates[2] = rate;
+  accelerations[0] = acceleration1, accelerations[1] = acceleration2, accelerations[2] = acceleration;
 
   // The platform joint: relative rates.
-  const Vec3 relative = omega_p - omega, relative_rate = alpha_p - alpha;  // Δω, Δω̇
-  const LimbJointScrews& last = limb.joints.back();
-  double* end_rates = state.rates.data() + 3;
-  double* end_accelerations = state.accelerations.data() + 3;
+  double* end_rates = rates + 3;
+  double* end_accelerations = accelerations + 3;
   if (leg.end == LegEnd::Spherical) {
-    for (int k = 0; k < 3; ++k) end_rates[k] = relative[k], end_accelerations[k] = relative_rate[k];
+    for (int c = 0; c < 3; ++c) end_rates[c] = omega_p[c] - omega[c], end_accelerations[c] = alpha_p[c] - alpha[c];
   } else {
+    // Δω = φ̇₁ u₁' + φ̇₂ u₂' and Δω̇ − φ̇₁ ω × u₁' − φ̇₂ ω_P × u₂' = φ̈₁ u₁' + φ̈₂ u₂', solved by the
+    // products with u₁', u₂' (c = u₁'·u₂'); their components along w_c = u₁' × u₂' must vanish.
     const Vec3 on_leg = data.rotation[leg.upper] * leg.end_leg_axis;               // u₁'
     const Vec3 on_platform = data.rotation[leg.end_member] * leg.end_platform_axis;  // u₂'
     const Vec3 normal = on_leg.cross(on_platform);                                  // w_c
-    const double normal_squared = normal.squaredNorm(), normal_norm = std::sqrt(normal_squared);
-    const double misfit = relative.dot(normal) / normal_norm;
+    const double c = on_leg.dot(on_platform), across = 1.0 - c * c, inverse_across = 1.0 / across;
+    const double inverse_normal = 1.0 / std::sqrt(across);  // 1/|w_c|
+    const double leg1 = omega.dot(on_leg), leg2 = omega.dot(on_platform), leg_n = omega.dot(normal);
+    const double top1 = omega_p.dot(on_leg), top2 = omega_p.dot(on_platform), top_n = omega_p.dot(normal);
+    const double misfit = (top_n - leg_n) * inverse_normal;
     if (std::abs(misfit) > compatibility_tolerance * (1.0 + platform_velocity.norm()))
       throw InvalidArgument("the platform twist leaves the span of limb '" + limb.name + "' (its universal joint would turn " +
                             number(misfit) + " rad/s about its cross axis): the motion violates the loop closure");
-    end_rates[0] = relative.cross(on_platform).dot(normal) / normal_squared;
-    end_rates[1] = on_leg.cross(relative).dot(normal) / normal_squared;
-    const Vec3 rest_end =
-        relative_rate - end_rates[0] * omega.cross(on_leg) - end_rates[1] * omega_p.cross(on_platform);
-    const double misfit_rate = rest_end.dot(normal) / normal_norm;
+    const double d1 = top1 - leg1, d2 = top2 - leg2;  // Δω·u₁', Δω·u₂'
+    end_rates[0] = (d1 - c * d2) * inverse_across;
+    end_rates[1] = (d2 - c * d1) * inverse_across;
+    const Vec3 relative_rate = alpha_p - alpha;  // Δω̇
+    const double r1 = relative_rate.dot(on_leg) + end_rates[1] * top_n;
+    const double r2 = relative_rate.dot(on_platform) - end_rates[0] * leg_n;
+    const double misfit_rate = (relative_rate.dot(normal) - end_rates[0] * (c * leg1 - leg2) -
+                                end_rates[1] * (top1 - c * top2)) * inverse_normal;
     if (std::abs(misfit_rate) > compatibility_tolerance * (1.0 + platform_acceleration.norm()))
       throw InvalidArgument("the platform acceleration leaves the span of limb '" + limb.name +
                             "' (its universal joint would accelerate " + number(misfit_rate) +
                             " rad/s² about its cross axis): the motion violates the loop closure");
-    end_accelerations[0] = rest_end.cross(on_platform).dot(normal) / normal_squared;
-    end_accelerations[1] = on_leg.cross(rest_end).dot(normal) / normal_squared;
+    end_accelerations[0] = (r1 - c * r2) * inverse_across;
+    end_accelerations[1] = (r2 - c * r1) * inverse_across;
     // N: the wrench reciprocal to the five joint screws (the constraint couple of eq. 32 when
     // w ∥ w_c, as in the Schoenflies robot).
     const Vec3 h = normal.dot(e) * cross - along * normal;
-    const Vec3 force = h.cross(e) / s;
+    const Vec3 force = h.cross(e) * inverse_s;
     Vec6 constraint;
     set_screw(constraint, end.cross(force) + along * normal, force);
     state.constraint.col(0) = constraint / constraint.norm();
   }
+  const LimbJointScrews& last = limb.joints.back();
   if (!last.cut) {  // the platform group's tree joint: its coordinates
     const Joint& root = model.joints[last.index];
-    for (int k = 0; k < root.nv; ++k) v[root.v_index + k] = end_rates[k], a[root.v_index + k] = end_accelerations[k];
+    for (int c = 0; c < root.nv; ++c) v[root.v_index + c] = end_rates[c], a[root.v_index + c] = end_accelerations[c];
   }
   return true;
 }

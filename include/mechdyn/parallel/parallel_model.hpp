@@ -75,6 +75,15 @@ struct StraightLeg {
   Vec3 first_cross_second = Vec3::UnitX();  // n₁ × n₂
   Vec3 second_cross_slide = Vec3::UnitX();  // n₂ × d
   Mat3 frame_inverse = Mat3::Identity();  // [n₂, d, n₂ × d]⁻¹: R_leg = [n₂', e, n₂' × e] · this
+  Vec3 base_moment = Vec3::Zero();     // A_i × n₁: the moment part of the universal joint's first screw
+  // Slender leg parts (the paper's limbs, MS §3.3 and Table 1): both centres of mass on the leg
+  // axis and both inertias symmetric about it, J = a 1 + (b − a) e eᵀ. The positions and loads
+  // then need no rotation of a body vector (straight_leg.hpp).
+  bool slender = false;
+  double lower_com_along = 0.0;        // σ_l: the lower part's centre of mass at A_i + σ_l e
+  double upper_com_along = 0.0;        // σ_u − q_P: the upper part's at A_i + (σ_u + q_P) e
+  double lower_inertia_across = 0.0, lower_inertia_along = 0.0;  // a, b of the lower part (kg m²)
+  double upper_inertia_across = 0.0, upper_inertia_along = 0.0;  // a, b of the upper part
   // Closed-form rates, accelerations and forces (straight_leg.hpp): the leg ends in a
   // spherical or universal joint and no joint of it but the prismatic one is actuated.
   bool closed_form_motion = false;
