@@ -56,8 +56,10 @@ LimbWorkspace::LimbWorkspace(const Model& model, const ParallelModel& parallel) 
 
 void platform_screws(const Vec3& position, const Vec3& velocity, const Vec3& acceleration, const Vec3& angular_velocity,
                      const Vec3& angular_acceleration, Vec6& twist, Vec6& twist_rate) {
-  twist << angular_velocity, velocity - angular_velocity.cross(position);  // v_O = ṗ − ω × p
-  twist_rate << angular_acceleration,
+  twist.head<3>() = angular_velocity;
+  twist.tail<3>() = velocity - angular_velocity.cross(position);  // v_O = ṗ − ω × p
+  twist_rate.head<3>() = angular_acceleration;
+  twist_rate.tail<3>() =
       acceleration - angular_acceleration.cross(position) - angular_velocity.cross(velocity);  // d/dt v_O
 }
 

@@ -104,10 +104,16 @@ void place(const Model& model, Data& data, int b, const Mat3& parent_rotation, c
     data.inertia_world[b].noalias() = rotated * rotation.transpose();
   }
   Vec6* axes = data.motion_axis.data() + joint.v_index;
-  auto rotation_axis = [&](int k, const Vec3& n) { axes[k] << n, origin.cross(n); };
+  auto rotation_axis = [&](int k, const Vec3& n) {
+    axes[k].head<3>() = n;
+    axes[k].tail<3>() = origin.cross(n);
+  };
   switch (joint.type) {
     case JointType::Revolute: rotation_axis(0, parent_rotation * joint.axis); break;
-    case JointType::Prismatic: axes[0] << Vec3::Zero(), parent_rotation * joint.axis; break;
+    case JointType::Prismatic:
+      axes[0].head<3>().setZero();
+      axes[0].tail<3>().noalias() = parent_rotation * joint.axis;
+      break;
     case JointType::Universal:
       rotation_axis(0, parent_rotation * joint.axis);
       rotation_axis(1, rotation * joint.second_axis);
@@ -162,7 +168,9 @@ void leg_angles(const StraightLeg& leg, const Vec3& e, double* angles, Vec3& sec
   angles[0] = unwrap(angle_near(x1, y1, anchor), angles[0]);
   angles[1] = unwrap(angle_near(x2, y2, anchor ? anchor + 1 : nullptr), angles[1]);
   Mat3 frame;
-  frame << second, e, second.cross(e);
+  frame.col(0) = second;
+  frame.col(1) = e;
+  frame.col(2) = second.cross(e);
   rotation.noalias() = frame * leg.frame_inverse;
   if (remembered != nullptr) {
     remembered->remembered_angle = angles[0];
@@ -183,9 +191,10 @@ void place_leg(const Model& model, Data& data, const StraightLeg& leg, const Mat
     data.com_position[leg.lower] = base + leg.lower_com_along * e;
     data.com_position[leg.upper] = base + (leg.upper_com_along + slide) * e;
   }
+  data.position[leg.lower] = base;
+  data.position[leg.upper] = upper;
   for (int b : {leg.lower, leg.upper}) {
     data.rotation[b] = rotation;
-    data.position[b] = b == leg.lower ? base : upper;
     if (!leg.slender) data.com_position[b].noalias() = data.position[b] + rotation * model.bodies[b].com;
     if (inertia) {
       Mat3 rotated;
@@ -194,9 +203,12 @@ void place_leg(const Model& model, Data& data, const StraightLeg& leg, const Mat
     }
   }
   Vec6* axes = data.motion_axis.data();
-  axes[universal.v_index] << leg.first_axis, leg.base_moment;
-  axes[universal.v_index + 1] << second, base.cross(second);
-  axes[prismatic.v_index] << Vec3::Zero(), e;
+  axes[universal.v_index].head<3>() = leg.first_axis;
+  axes[universal.v_index].tail<3>() = leg.base_moment;
+  axes[universal.v_index + 1].head<3>() = second;
+  axes[universal.v_index + 1].tail<3>() = base.cross(second);
+  axes[prismatic.v_index].head<3>().setZero();
+  axes[prismatic.v_index].tail<3>() = e;
 }
 
 void positions(const Model& model, const ParallelModel& parallel, const Vec3& position, const Mat3& rotation,

@@ -19,7 +19,8 @@ Vec6 body_load_local(double mass, const Vec3& com, const Mat3& rotation, const M
   const Vec3 omega_body = rotation.transpose() * omega, alpha_body = rotation.transpose() * alpha;
   const Vec3 spin = inertia * alpha_body + omega_body.cross(inertia * omega_body);
   Vec6 load;
-  load << com.cross(force) + rotation * spin, force;
+  load.head<3>() = com.cross(force) + rotation * spin;
+  load.tail<3>() = force;
   return load - external;
 }
 

@@ -20,7 +20,8 @@ void slender_leg_loads(const Model& model, const StraightLeg& leg, const Straigh
   auto load = [&](int b, const Vec3& com_acceleration, double across, double along, Vec6& out) {
     const Vec3& com = data.com_position[b];
     const Vec3 force = model.bodies[b].mass * (com_acceleration - model.gravity);
-    out << com.cross(force) + across * alpha + (along - across) * axial, force;
+    out.head<3>() = com.cross(force) + across * alpha + (along - across) * axial;
+    out.tail<3>() = force;
     out -= external[b];
   };
   const double slide = g.length - leg.offset;  // q_P
@@ -52,7 +53,8 @@ void straight_leg_loads(const Model& model, const Limb& limb, const LimbState& s
     if (upper) com_acceleration += slide_terms;
     const Vec3 force = body.mass * (com_acceleration - model.gravity);
     const Vec3 spin = body.inertia * alpha_body + omega_body.cross(body.inertia * omega_body);
-    out << com.cross(force) + rotation * spin, force;
+    out.head<3>() = com.cross(force) + rotation * spin;
+    out.tail<3>() = force;
     out -= external[b];
   };
   load(leg.lower, false, lower_load);
@@ -71,8 +73,10 @@ void straight_leg_wrenches(const Limb& limb, const LimbState& state, const Vec6&
   const Vec3 moment = distal[0].head<3>() - limb.leg.base_point.cross(distal[0].tail<3>());  // M = m_A(D_U)
   const double torque = moment.dot(e) / g.cross_along;                                    // T
   const Vec3 force = (torque * g.cross_axis - moment).cross(e) / g.length - e.dot(upper_load.tail<3>()) * e;  // F⁰
-  known << g.end.cross(force), force;   // W⁰ = [C × F⁰; F⁰]
-  effort << g.end.cross(e), e;          // a unit force along the leg through C
+  known.head<3>() = g.end.cross(force);  // W⁰ = [C × F⁰; F⁰]
+  known.tail<3>() = force;
+  effort.head<3>() = g.end.cross(e);     // a unit force along the leg through C
+  effort.tail<3>() = e;
   if (limb.leg.end == LegEnd::Universal) {  // into span S_i: orthogonal to N_i
     const auto n = state.constraint.col(0);
     known -= n * n.dot(known);
