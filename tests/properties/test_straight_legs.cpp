@@ -104,6 +104,39 @@ TEST(StraightLegs, SchoenfliesClosedFormEqualsTheGeneralPath) {
   EXPECT_LE(worst, 1e-11);
 }
 
+// Leg parts that are not slender (a centre of mass off the leg axis, an inertia not symmetric
+// about it) take the rotated-inertia loads; the paper's parts take the axial formulas. Both
+// against the general path, and against Newton–Euler for the efforts. Catches an axial formula
+// used where it does not hold, or a wrong σ (centre of mass along the axis) in either.
+TEST(StraightLegs, LegPartsThatAreNotSlenderEqualTheGeneralPath) {
+  Model model = testing::example_model("schoenflies_2ups_2upu.yaml");
+  const int platform = *model.body_index("platform");
+  const Model slender = model;
+  model.bodies[*model.body_index("upper2")].com += Vec3(0.02, -0.01, 0.015);
+  const Mat3 turn = Eigen::AngleAxisd(0.7, Vec3(1.0, 2.0, -0.5).normalized()).toRotationMatrix();
+  model.bodies[*model.body_index("lower3")].inertia = turn * Vec3(0.010, 0.008, 0.005).asDiagonal() * turn.transpose();
+  finalize_model(model, model.name);
+  const MotionInverseDynamicsModel problem = make_motion_inverse_dynamics(model, platform);
+  const MotionInverseDynamicsModel reference = make_motion_inverse_dynamics(slender, platform);
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::string& name = problem.parallel->limbs[i].name;
+    EXPECT_TRUE(reference.parallel->limbs[i].leg.slender) << name;
+    EXPECT_EQ(problem.parallel->limbs[i].leg.slender, name != "U2" && name != "U3") << name;
+  }
+  const double worst = compare(model, problem, [](int k) { return testing::schoenflies_sample(0.03 * k); }, 201, 4);
+  std::printf("non-slender legs: closed form vs general path %.3g\n", worst);
+  EXPECT_LE(worst, 1e-11);
+  MotionInverseDynamicsData ms(model, problem), ne(model, problem);
+  MotionInverseDynamicsOptions newton_euler;
+  newton_euler.method = InverseDynamicsMethod::NewtonEuler;
+  for (int k = 0; k <= 200; ++k) {  // dense: Newton's warm start keeps the legs' branch
+    const double t = 0.02 * k;
+    motion_inverse_dynamics(model, problem, ms, testing::schoenflies_sample(t));
+    motion_inverse_dynamics(model, problem, ne, testing::schoenflies_sample(t), newton_euler);
+    EXPECT_LE(relative(ms.effort, ne.effort), 1e-9) << t;
+  }
+}
+
 // Legs whose w·e comes below a (deliberately large) margin take the general path at those
 // samples only; the results must not show where it switched. Catches state of one path left
 // in use by the other (N_i, the rates, the Gram factor).
