@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/constraints/closed_chain_inverse_dynamics.hpp"
@@ -44,7 +45,8 @@ void finish(const Model& model, const MotionInverseDynamicsModel& problem, Motio
             const VecX& effort, const AlignedVector<Vec6>& joint_wrench, Eigen::Index internal_dimension,
             const MinimumEffortSolver& solver, const AlignedVector<Vec6>* loads) {
   work.effort = effort;
-  for (std::size_t j = 0; j < joint_wrench.size(); ++j) work.joint_wrench[j] = joint_wrench[j];
+  if (&joint_wrench != &work.joint_wrench)
+    for (std::size_t j = 0; j < joint_wrench.size(); ++j) work.joint_wrench[j] = joint_wrench[j];
   work.internal_force_dimension = internal_dimension;
   if (internal_dimension > 0) {
     work.internal_force_basis.setZero();
@@ -91,11 +93,13 @@ void dynamics(const Model& model, const MotionInverseDynamicsModel& problem, Mot
       external_wrenches(model, problem, work);
       momentum_screw_inverse_dynamics(model, *problem.parallel, work.data, *work.limbs, work.external,
                                       *work.momentum_screw, options.rank_tolerance);
-      for (int b = 0; b < model.num_bodies(); ++b) {
-        work.body_velocity[b] = work.limbs->body_velocity[b];
-        work.body_acceleration[b] = work.limbs->body_acceleration[b];
-      }
-      finish(model, problem, work, work.momentum_screw->effort, work.momentum_screw->joint_wrench,
+      // The results change places with the method's workspace instead of being copied: every
+      // entry of these is written again by the next sample (every body belongs to a limb or
+      // to the platform group, every joint to a limb).
+      std::swap(work.body_velocity, work.limbs->body_velocity);
+      std::swap(work.body_acceleration, work.limbs->body_acceleration);
+      std::swap(work.joint_wrench, work.momentum_screw->joint_wrench);
+      finish(model, problem, work, work.momentum_screw->effort, work.joint_wrench,
              work.momentum_screw->internal_force_dimension, work.momentum_screw->solver, &work.momentum_screw->body_load);
       return;
     }
