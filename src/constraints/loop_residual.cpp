@@ -18,7 +18,11 @@ double loop_residual_norm(const Model& model, const Data& data) {
     const Mat3& rb = loop.b.body == kGround ? identity : data.rotation[loop.b.body];
     const Vec3& oa = loop.a.body == kGround ? zero : data.position[loop.a.body];
     const Vec3& ob = loop.b.body == kGround ? zero : data.position[loop.b.body];
-    const Vec3 d = (oa + ra * loop.a.point) - (ob + rb * loop.b.point);
+    auto at = [](const Vec3& origin, const Mat3& rotation, const Vec3& point) {  // origin + R p (p = 0: a body origin)
+      if (point.x() == 0.0 && point.y() == 0.0 && point.z() == 0.0) return origin;
+      return Vec3(origin + rotation * point);
+    };
+    const Vec3 d = at(oa, ra, loop.a.point) - at(ob, rb, loop.b.point);
     auto orientation = [&] {  // e = ½ Σ a_i × b_i
       Vec3 e = Vec3::Zero();
       for (int c = 0; c < 3; ++c) e += 0.5 * Vec3(ra.col(c)).cross(Vec3(rb.col(c)));

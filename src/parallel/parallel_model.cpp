@@ -277,6 +277,7 @@ ParallelModel make_parallel_model(const Model& model, int body) {
         // joint actuated (its effort is the one effort column of the leg).
         const bool passive = !u.actuated && (last.cut || !model.joints[root].actuated);  // cut joints carry no effort
         leg.closed_form_motion = passive && leg.end != LegEnd::Other;
+        leg.end_axis_is_second = leg.end == LegEnd::Universal && leg.end_leg_axis == u.second_axis;
       } else {
         limb.leg = StraightLeg{};
       }

@@ -93,7 +93,7 @@ bool straight_leg_motion(const Model& model, const Limb& limb, const Data& data,
   } else {
     // Δω = φ̇₁ u₁' + φ̇₂ u₂' and Δω̇ − φ̇₁ ω × u₁' − φ̇₂ ω_P × u₂' = φ̈₁ u₁' + φ̈₂ u₂', solved by the
     // products with u₁', u₂' (c = u₁'·u₂'); their components along w_c = u₁' × u₂' must vanish.
-    const Vec3 on_leg = data.rotation[leg.upper] * leg.end_leg_axis;               // u₁'
+    const Vec3 on_leg = leg.end_axis_is_second ? second : Vec3(data.rotation[leg.upper] * leg.end_leg_axis);  // u₁'
     const Vec3 on_platform = data.rotation[leg.end_member] * leg.end_platform_axis;  // u₂'
     const Vec3 normal = on_leg.cross(on_platform);                                  // w_c
     const double c = on_leg.dot(on_platform), across = 1.0 - c * c, inverse_across = 1.0 / across;

@@ -90,6 +90,7 @@ struct StraightLeg {
   LegEnd end = LegEnd::Other;
   int end_member = -1;                 // the platform-group body that holds the platform joint
   Vec3 end_leg_axis = Vec3::Zero();    // universal end: its axis fixed in `upper` (upper frame)
+  bool end_axis_is_second = false;     // … which is the base joint's second axis n₂ (n₂' in the world)
   Vec3 end_platform_axis = Vec3::Zero();  // universal end: its axis fixed in the platform (platform frame)
 };
 
