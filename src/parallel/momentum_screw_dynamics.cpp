@@ -1,7 +1,9 @@
 // Momentum-screw inverse dynamics (MS §2 eq. 14, §3.3–3.5 eqs. 30–41). See the header.
 #include "mechdyn/parallel/momentum_screw_dynamics.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <cmath>
 
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/spatial.hpp"
@@ -24,6 +26,20 @@ Vec6 body_load_local(double mass, const Vec3& com, const Mat3& rotation, const M
   return load - external;
 }
 
+Vec6 body_load_axial(double mass, const Vec3& com, const Vec3& axis, double across, double along, const Vec3& gravity,
+                     const Vec6& velocity, const Vec6& acceleration, const Vec6& external) {
+  // As body_load, with J = a 1 + (b − a) u uᵀ (u the world axis): J ω̇ + ω × J ω = a ω̇ + (b − a)((u·ω̇) u + (u·ω) ω × u).
+  const Vec3 omega = velocity.head<3>(), alpha = acceleration.head<3>();
+  const Vec3 com_velocity = velocity.tail<3>() + omega.cross(com);
+  const Vec3 com_acceleration = acceleration.tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
+  const Vec3 force = mass * (com_acceleration - gravity);
+  const Vec3 spin = across * alpha + (along - across) * (axis.dot(alpha) * axis + axis.dot(omega) * omega.cross(axis));
+  Vec6 load;
+  load.head<3>() = com.cross(force) + spin;
+  load.tail<3>() = force;
+  return load - external;
+}
+
 Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gravity, const Vec6& velocity,
                const Vec6& acceleration, const Vec6& external) {
   // dΓ/dt = I_O A + V ×* I_O V written at the centre of mass c (the same spatial force):
@@ -42,7 +58,24 @@ Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gr
 MomentumScrewWorkspace::MomentumScrewWorkspace(const Model& model, const ParallelModel& parallel) {
   const int n = model.num_bodies();
   body_load.assign(static_cast<std::size_t>(n), Vec6::Zero());
-  for (const Body& body : model.bodies) massless.push_back(body.mass == 0.0 && body.inertia.isZero(0.0) ? 1 : 0);
+  for (const Body& body : model.bodies) {
+    massless.push_back(body.mass == 0.0 && body.inertia.isZero(0.0) ? 1 : 0);
+    // Two equal principal moments (to 1e-12 of the largest): symmetric about the third axis.
+    AxialInertia axial;
+    const Eigen::SelfAdjointEigenSolver<Mat3> principal(body.inertia);
+    const Vec3 moments = principal.eigenvalues();  // ascending
+    const double tolerance = 1e-12 * (1e-30 + std::abs(moments[2]));
+    if (std::abs(moments[1] - moments[0]) <= tolerance) {
+      axial = AxialInertia{true, principal.eigenvectors().col(2), moments[0], moments[2]};
+    } else if (std::abs(moments[2] - moments[1]) <= tolerance) {
+      axial = AxialInertia{true, principal.eigenvectors().col(0), moments[2], moments[0]};
+    }
+    if (axial.applies) {  // keep it only if it reproduces J exactly enough
+      const Mat3 rebuilt = axial.across * Mat3::Identity() + (axial.along - axial.across) * axial.axis * axial.axis.transpose();
+      axial.applies = (rebuilt - body.inertia).norm() <= 1e-12 * (1e-30 + body.inertia.norm());
+    }
+    axial_inertia.push_back(axial);
+  }
   Eigen::Index columns = static_cast<Eigen::Index>(parallel.actuated_dofs.size());
   for (const Limb& limb : parallel.limbs) {
     distal_load.emplace_back(limb.joints.size(), Vec6::Zero());
@@ -89,6 +122,13 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
       work.body_load[b] = -external[b];
       continue;
     }
+    const auto& axial = work.axial_inertia[static_cast<std::size_t>(b)];
+    if (axial.applies) {
+      work.body_load[b] = body_load_axial(body.mass, data.com_position[b], data.rotation[b] * axial.axis, axial.across,
+                                          axial.along, model.gravity, limbs.body_velocity[b],
+                                          limbs.body_acceleration[b], external[b]);
+      continue;
+    }
     work.body_load[b] = body_load_local(body.mass, data.com_position[b], data.rotation[b], body.inertia, model.gravity,
                                         limbs.body_velocity[b], limbs.body_acceleration[b], external[b]);
   }
@@ -107,14 +147,11 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
     auto& distal = work.distal_load[i];
     for (int c = 0; c < 6 - limb.freedoms; ++c) set_column(work.constraint_column[i] + c, s.constraint.col(c));
     if (s.closed_form) {  // a straight leg: W⁰_i and its effort column in closed form (parallel/straight_leg.hpp)
-      Vec6 unit;
+      Vec6& unit = work.effort_wrench[i].empty() ? work.scratch_wrench : work.effort_wrench[i][0];
       straight_leg_wrenches(limb, s, work.body_load[limb.leg.lower], work.body_load[limb.leg.upper], distal.data(),
                             work.limb_wrench[i], unit);
       work.right_hand_side -= work.limb_wrench[i];
-      if (!limb.actuated_columns.empty()) {  // the prismatic joint
-        work.effort_wrench[i][0] = unit;
-        set_column(work.effort_column[i][0], unit);
-      }
+      if (!limb.actuated_columns.empty()) set_column(work.effort_column[i][0], unit);  // the prismatic joint
       continue;
     }
     // D_j: loads of the limb's bodies beyond joint j (the platform joint has none).

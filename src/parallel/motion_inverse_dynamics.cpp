@@ -31,6 +31,7 @@ std::string number(double x) {
 
 // Per-body external wrenches [m; f] about the world origin from Data's poses.
 void external_wrenches(const Model& model, const MotionInverseDynamicsModel& problem, MotionInverseDynamicsData& work) {
+  if (problem.wrenches.empty()) return;  // work.external stays zero from construction
   for (int b = 0; b < model.num_bodies(); ++b) work.external[b].setZero();
   for (const ExternalWrench& w : problem.wrenches) {
     const Vec3 at = work.data.position[w.body] + work.data.rotation[w.body] * w.point;
@@ -44,7 +45,7 @@ void external_wrenches(const Model& model, const MotionInverseDynamicsModel& pro
 void finish(const Model& model, const MotionInverseDynamicsModel& problem, MotionInverseDynamicsData& work,
             const VecX& effort, const AlignedVector<Vec6>& joint_wrench, Eigen::Index internal_dimension,
             const MinimumEffortSolver& solver, const AlignedVector<Vec6>* loads) {
-  work.effort = effort;
+  if (&effort != &work.effort) work.effort = effort;
   if (&joint_wrench != &work.joint_wrench)
     for (std::size_t j = 0; j < joint_wrench.size(); ++j) work.joint_wrench[j] = joint_wrench[j];
   work.internal_force_dimension = internal_dimension;
@@ -99,7 +100,8 @@ void dynamics(const Model& model, const MotionInverseDynamicsModel& problem, Mot
       std::swap(work.body_velocity, work.limbs->body_velocity);
       std::swap(work.body_acceleration, work.limbs->body_acceleration);
       std::swap(work.joint_wrench, work.momentum_screw->joint_wrench);
-      finish(model, problem, work, work.momentum_screw->effort, work.joint_wrench,
+      std::swap(work.effort, work.momentum_screw->effort);  // both zero but at the actuated coordinates
+      finish(model, problem, work, work.effort, work.joint_wrench,
              work.momentum_screw->internal_force_dimension, work.momentum_screw->solver, &work.momentum_screw->body_load);
       return;
     }

@@ -48,6 +48,14 @@ struct MomentumScrewWorkspace {
 
   AlignedVector<Vec6> body_load;                  // per body: F_b = dΓ_b/dt − gravity − external ([m; f], origin)
   std::vector<char> massless;                     // per body: no mass, no inertia (F_b = −external)
+  /// Per body with an inertia symmetric about a body axis u (J = a 1 + (b − a) u uᵀ, decided
+  /// once): J ω̇ + ω × J ω = a ω̇ + (b − a)((u·ω̇) u + (u·ω) ω × u) without rotating ω, ω̇.
+  struct AxialInertia {
+    bool applies = false;
+    Vec3 axis = Vec3::UnitZ();  // u, body frame
+    double across = 0.0, along = 0.0;  // a, b
+  };
+  std::vector<AxialInertia> axial_inertia;
   std::vector<AlignedVector<Vec6>> distal_load;   // per limb, per joint: D_j
   AlignedVector<Vec6> limb_wrench;                // W_i: limb i on the platform
   MatX system;                                    // A: 6 × (na + Σ(6 − k_i)), eq. (40), when not 6 columns
@@ -56,6 +64,7 @@ struct MomentumScrewWorkspace {
   std::vector<int> constraint_column;             // per limb: its first y column
   std::vector<std::vector<int>> effort_column;    // per limb, per actuated column: its column in x
   std::vector<AlignedVector<Vec6>> effort_wrench; // per limb, per actuated column: D_i e_a, the wrench per unit effort
+  Vec6 scratch_wrench = Vec6::Zero();             // a passive straight leg's (unused) effort column
   MinimumEffortSolver solver;                     // redundant actuation (more than 6 unknowns)
   bool square = false;                            // exactly 6 unknowns: A in `square_system`
   Mat6 square_system = Mat6::Zero();
@@ -77,6 +86,10 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
 /// body_load from the body's rotation (body → world) and its inertia about the com in the
 /// body frame (the per-sample path: no world inertia R J Rᵀ needed).
 Vec6 body_load_local(double mass, const Vec3& com, const Mat3& rotation, const Mat3& inertia, const Vec3& gravity,
+                     const Vec6& velocity, const Vec6& acceleration, const Vec6& external);
+
+/// body_load for an inertia symmetric about the world axis u: J = a 1 + (b − a) u uᵀ.
+Vec6 body_load_axial(double mass, const Vec3& com, const Vec3& axis, double across, double along, const Vec3& gravity,
                      const Vec6& velocity, const Vec6& acceleration, const Vec6& external);
 
 /// F = dΓ/dt − gravity − external of one body ([m; f] about the world origin), from its
