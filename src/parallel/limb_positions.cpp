@@ -29,12 +29,19 @@ double unwrap(double angle, double previous) {
   return angle;
 }
 
+/// atan2(y, x), which becomes the anchor.
+double angle_by_atan2(double x, double y, AngleAnchor* anchor) {
+  const double angle = std::atan2(y, x), radius = std::sqrt(x * x + y * y);
+  if (anchor != nullptr && radius > 0.0) *anchor = AngleAnchor{angle, x / radius, y / radius};
+  return angle;
+}
+
 /// atan2(y, x) up to a multiple of 2π, from the anchor when it is near: the angle is the
 /// anchor's plus δ with tan δ = (y c_a − x s_a)/(x c_a + y s_a) (the sine and cosine of the
 /// difference, both times √(x² + y²)), δ = atan(tan δ) by its series to t¹⁵/15 when
 /// |tan δ| ≤ 0.1 (truncation below 6·10⁻¹⁹ rad; no accumulation: the anchor is an atan2
 /// value). Otherwise atan2, which becomes the anchor. Without an anchor, atan2.
-double angle_near(double x, double y, AngleAnchor* anchor) {
+inline double angle_near(double x, double y, AngleAnchor* anchor) {
   if (anchor != nullptr) {
     const double across = y * anchor->cosine - x * anchor->sine, along = x * anchor->cosine + y * anchor->sine;
     if (along > 0.0 && std::abs(across) <= 0.1 * along) {
@@ -45,9 +52,7 @@ double angle_near(double x, double y, AngleAnchor* anchor) {
       return anchor->value + series;
     }
   }
-  const double angle = std::atan2(y, x), radius = std::sqrt(x * x + y * y);
-  if (anchor != nullptr && radius > 0.0) *anchor = AngleAnchor{angle, x / radius, y / radius};
-  return angle;
+  return angle_by_atan2(x, y, anchor);  // out of line: the rare case
 }
 
 /// R(n, θ)ᵀ x = c x − s n × x + (1 − c)(n·x) n (EC eq. 3, Rodrigues, transposed).
@@ -97,7 +102,8 @@ void place(const Model& model, Data& data, int b, const Mat3& parent_rotation, c
   const Joint& joint = model.joints[b];
   data.rotation[b] = rotation;
   data.position[b] = origin;
-  data.com_position[b].noalias() = origin + rotation * body.com;
+  if (body.com.x() == 0.0 && body.com.y() == 0.0 && body.com.z() == 0.0) data.com_position[b] = origin;
+  else data.com_position[b].noalias() = origin + rotation * body.com;
   if (inertia) {
     Mat3 rotated;
     rotated.noalias() = rotation * body.inertia;

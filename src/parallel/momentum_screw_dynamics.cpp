@@ -92,10 +92,14 @@ MomentumScrewWorkspace::MomentumScrewWorkspace(const Model& model, const Paralle
   limb_wrench.assign(parallel.limbs.size(), Vec6::Zero());
   square = columns == 6;
   system = MatX::Zero(6, square ? 0 : columns);
-  leg_of_body.assign(static_cast<std::size_t>(n), -1);
+  std::vector<char> in_leg(static_cast<std::size_t>(n), 0);
   for (std::size_t i = 0; i < parallel.limbs.size(); ++i)
-    if (parallel.limbs[i].leg.closed_form_motion)
-      for (int b : parallel.limbs[i].bodies) leg_of_body[static_cast<std::size_t>(b)] = static_cast<int>(i);
+    if (parallel.limbs[i].leg.closed_form_motion) {
+      leg_limbs.push_back(static_cast<int>(i));
+      for (int b : parallel.limbs[i].bodies) in_leg[static_cast<std::size_t>(b)] = 1;
+    }
+  for (int b = 0; b < n; ++b)
+    if (!in_leg[static_cast<std::size_t>(b)]) other_bodies.push_back(b);
   unknowns = VecX::Zero(columns);
   solver.resize(6, columns, static_cast<Eigen::Index>(parallel.actuated_dofs.size()));
   effort = VecX::Zero(model.nv);
@@ -108,30 +112,33 @@ void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& pa
   const int n = model.num_bodies();
   // F_b = dΓ_b/dt − $_g − $_e for every moving body (eq. 14 per body); a closed-form leg's
   // two bodies together (they share the leg's rotation and angular motion).
-  for (int b = 0; b < n; ++b) {
-    const int leg = work.leg_of_body[static_cast<std::size_t>(b)];
-    if (leg >= 0 && limbs.limbs[static_cast<std::size_t>(leg)].closed_form) {
-      const Limb& limb = parallel.limbs[static_cast<std::size_t>(leg)];
-      if (b == limb.leg.lower)
-        straight_leg_loads(model, limb, limbs.limbs[static_cast<std::size_t>(leg)], data, external,
-                           work.body_load[limb.leg.lower], work.body_load[limb.leg.upper]);
-      continue;
-    }
+  auto general_load = [&](int b) {
     const Body& body = model.bodies[b];
     if (work.massless[static_cast<std::size_t>(b)]) {
       work.body_load[b] = -external[b];
-      continue;
+      return;
     }
     const auto& axial = work.axial_inertia[static_cast<std::size_t>(b)];
     if (axial.applies) {
       work.body_load[b] = body_load_axial(body.mass, data.com_position[b], data.rotation[b] * axial.axis, axial.across,
                                           axial.along, model.gravity, limbs.body_velocity[b],
                                           limbs.body_acceleration[b], external[b]);
-      continue;
+      return;
     }
     work.body_load[b] = body_load_local(body.mass, data.com_position[b], data.rotation[b], body.inertia, model.gravity,
                                         limbs.body_velocity[b], limbs.body_acceleration[b], external[b]);
+  };
+  for (int leg : work.leg_limbs) {
+    const Limb& limb = parallel.limbs[static_cast<std::size_t>(leg)];
+    const LimbState& state = limbs.limbs[static_cast<std::size_t>(leg)];
+    if (state.closed_form) {
+      straight_leg_loads(model, limb, state, data, external, work.body_load[limb.leg.lower], work.body_load[limb.leg.upper]);
+    } else {
+      general_load(limb.leg.lower);
+      general_load(limb.leg.upper);
+    }
   }
+  for (int b : work.other_bodies) general_load(b);
   // Column c of A (eq. 40).
   auto column = [&](int c) -> Eigen::Block<Mat6, 6, 1, true> { return work.square_system.col(c); };
   auto set_column = [&](int c, const Vec6& x) {

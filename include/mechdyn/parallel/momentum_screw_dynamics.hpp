@@ -69,7 +69,8 @@ struct MomentumScrewWorkspace {
   bool square = false;                            // exactly 6 unknowns: A in `square_system`
   Mat6 square_system = Mat6::Zero();
   ScrewGram square_gram;                          // its Gram factor
-  std::vector<int> leg_of_body;                   // per body: the limb whose straight leg holds it, or −1
+  std::vector<int> leg_limbs;                     // the limbs that are straight legs with closed-form motion
+  std::vector<int> other_bodies;                  // the bodies of no such leg
   Eigen::Index internal_force_dimension = 0;      // the solver's basis holds them when > 0
   VecX effort;                                    // nv: τ at the actuated coordinates, 0 elsewhere
   AlignedVector<Vec6> joint_wrench;               // tree joints (parent on child), then cut joints (b on a)
