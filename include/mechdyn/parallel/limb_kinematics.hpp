@@ -20,10 +20,14 @@
 // and N_i, an orthonormal basis of the limb's constraint wrenches (S_iᵀ N_i = 0, the
 // reciprocal screws of §2.2, eq. 8, as spatial forces [m; f] whose pairing with a twist is
 // the dot product).
+// Straight U–P–S/U legs (Limb::leg.closed_form_motion, chosen once when the limbs are
+// recognised) take the paper's vector formulas instead (parallel/straight_leg.hpp: no 6 × k
+// system, no Gram factor; LimbState::closed_form says which path a limb took at the last
+// sample); LimbWorkspace::closed_form_legs = false sends every limb through the general path.
 // Positions: parallel/limb_positions.hpp (closed form) or the general Newton method
 // (parallel/prescribed_motion_kinematics.hpp).
-// Reads Model, ParallelModel; writes the workspace and Data's position kinematics. Cost
-// O(Σ k_i²) per sample after one forward_kinematics. Allocates nothing.
+// Reads Model, ParallelModel and Data's position kinematics (rotation, position, motion
+// axes); writes v, a and the workspace. Cost O(Σ k_i²) per sample. Allocates nothing.
 #pragma once
 
 #include <array>
