@@ -12,7 +12,9 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "csv_output.hpp"
 #include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/constraints/assembly_recovery.hpp"
 #include "mechdyn/constraints/closed_chain_inverse_dynamics.hpp"
 #include "mechdyn/constraints/constrained_forward_dynamics.hpp"
 #include "mechdyn/constraints/cut_joint_forces.hpp"
@@ -57,14 +59,18 @@ std::vector<std::string> header(const Model& model, const std::vector<int>& actu
 
 }  // namespace
 
-std::string run_closed_chain_simulation(const Model& model, const ClosedChainSettings& s) {
+void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& s, std::ostream& standard_output) {
   const bool inverse = s.mode == "inverse";
   Data data(model), work(model);
   const std::vector<int> actuated = data.actuated_dofs;
   const Eigen::Index na = static_cast<Eigen::Index>(actuated.size()), nv = model.nv;
   if (data.passive_dofs.empty())
     throw UsageError("model '" + model.name + "' has loops but no passive joint: mark the passive joints actuated: false");
-  VecX q = s.q0 ? parse_number_list(*s.q0, "q0", model.nq, "nq") : model.neutral_configuration();
+  // Start: --q0, else the model's initial_configuration, else the neutral one; for the
+  // passive coordinates only a guess that the assembly below closes.
+  VecX q = s.q0                                    ? parse_number_list(*s.q0, "q0", model.nq, "nq")
+           : model.initial_configuration.size() > 0 ? model.initial_configuration
+                                                    : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "q0");
   VecX v = s.v0 ? parse_number_list(*s.v0, "v0", nv, "nv") : VecX::Zero(nv);
   for (int k : actuated) {
@@ -120,26 +126,31 @@ std::string run_closed_chain_simulation(const Model& model, const ClosedChainSet
   if (!inverse) {
     if (s.integrator == "rk4") {
       rk4 = std::make_unique<Rk4Integrator>(model, acceleration);
+      rk4->set_budget(s.budget);
     } else {
       DormandPrinceOptions options;
       options.relative_tolerance = s.rtol;
       options.absolute_tolerance = s.atol;
       options.max_step = s.step;
       options.min_step = std::min(1e-12, 1e-6 * s.step);
+      options.budget = s.budget;
       dopri5 = std::make_unique<DormandPrinceIntegrator>(model, acceleration, options);
     }
-    // Initial state on the constraint manifold: assemble, then project velocities.
-    assemble(model, data, q);
+    // Initial state on the constraint manifold: assemble (Newton, then Levenberg–Marquardt
+    // and perturbed restarts: constraints/assembly_recovery.hpp), then project velocities.
+    assemble_with_recovery(model, data, q);
     project_velocities(model, data, q, v);
   } else {
+    // The first row's assembly starts from a closed configuration (later rows start from
+    // the previous one); the same recovery as in forward mode.
+    assemble_with_recovery(model, data, q);
     prescribed(0.0);
   }
 
-  CsvOutput csv(s.output);
+  CsvOutput csv(s.output, standard_output);
   std::ostream& out = csv.stream();
   const auto columns = header(model, actuated, inverse);
-  for (std::size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << columns[i];
-  out << "\n";
+  bool header_written = false;  // with the first computed row (see simulate_command.cpp)
 
   std::string row;
   auto write_row = [&](double t) {
@@ -190,11 +201,13 @@ std::string run_closed_chain_simulation(const Model& model, const ClosedChainSet
     add(kinetic);
     add(potential);
     row += '\n';
+    if (!header_written) out << csv_header_line(columns);
+    header_written = true;
     out << row;
+    csv.check();
   };
 
-  const long intervals =
-      s.duration == 0.0 ? 0 : std::max(1L, static_cast<long>(std::ceil(s.duration / s.step * (1.0 - 1e-12))));
+  const long intervals = output_intervals(s.duration, s.step);
   auto time_at = [&](long k) { return k == intervals ? s.duration : static_cast<double>(k) * s.step; };
   ProgressBar progress;
   long rows = 0;
@@ -236,12 +249,10 @@ std::string run_closed_chain_simulation(const Model& model, const ClosedChainSet
   }
   progress.finish();
 
-  if (!csv.to_file()) return csv.commit();
   csv.commit();
-  std::ostringstream summary;
-  summary << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, closed-chain " << s.mode << " dynamics"
+  if (!csv.to_regular_file()) return;  // the summary only beside a file, never into a stream
+  standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, closed-chain " << s.mode << " dynamics"
           << (inverse ? "" : ", " + s.integrator + " with projection") << ") to " << s.output << "\n";
-  return summary.str();
 }
 
 }  // namespace mechdyn::cli

@@ -9,10 +9,12 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "mechdyn/model/model.hpp"
+#include "mechdyn/simulation/integration_budget.hpp"
 
 namespace mechdyn::cli {
 
@@ -26,9 +28,12 @@ struct ClosedChainSettings {
   std::string integrator = "rk4";
   std::string output;
   long every = 1;
+  IntegrationBudget* budget = nullptr;  // the run's step budget (not owned)
 };
 
-/// Runs the closed-chain simulation and returns what goes to standard output.
-std::string run_closed_chain_simulation(const Model& model, const ClosedChainSettings& settings);
+/// Runs the closed-chain simulation; the CSV (without an output file) or the summary goes
+/// to `standard_output`.
+void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& settings,
+                                 std::ostream& standard_output);
 
 }  // namespace mechdyn::cli

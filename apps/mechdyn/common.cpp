@@ -1,17 +1,17 @@
 // Shared pieces of the mechdyn subcommands. See common.hpp.
 #include "common.hpp"
 
-#include <unistd.h>
-
-#include <filesystem>
-
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <algorithm>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "mechdyn/io/model_file.hpp"
 #include "time_expressions.hpp"
@@ -97,85 +97,109 @@ std::string format_number(double value) {
   return buffer;
 }
 
-namespace {
-void write_string(const std::string& s, std::string& out) {
-  // nlohmann's own escaping of one string value.
-  out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+long output_intervals(double duration, double step) {
+  return duration == 0.0 ? 0 : std::max(1L, static_cast<long>(std::ceil(duration / step * (1.0 - 1e-12))));
 }
 
-void write_value(const Json& value, std::string& out) {
-  switch (value.type()) {
-    case Json::value_t::object: {
-      out += '{';
-      bool first = true;
-      for (auto it = value.begin(); it != value.end(); ++it) {
-        if (!first) out += ',';
-        first = false;
-        write_string(it.key(), out);
-        out += ':';
-        write_value(it.value(), out);
-      }
-      out += '}';
-      return;
-    }
-    case Json::value_t::array: {
-      out += '[';
-      bool first = true;
-      for (const auto& item : value) {
-        if (!first) out += ',';
-        first = false;
-        write_value(item, out);
-      }
-      out += ']';
-      return;
-    }
-    case Json::value_t::number_float: {
-      const double x = value.get<double>();
-      if (!std::isfinite(x)) throw SolverError("a result is not finite; nothing printed");
-      out += format_number(x);
-      return;
-    }
-    default:
-      out += value.dump(-1, ' ', false, Json::error_handler_t::replace);
-      return;
+long default_step_budget(long intervals) {
+  constexpr long kBase = 100000, kPerInterval = 1000;
+  return intervals > (std::numeric_limits<long>::max() - kBase) / kPerInterval ? std::numeric_limits<long>::max()
+                                                                               : kBase + kPerInterval * intervals;
+}
+
+void JsonWriter::separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!has_items_.empty()) {
+    if (has_items_.back()) out_.put(',');
+    has_items_.back() = true;
   }
 }
-}  // namespace
 
-std::string write_json(const Json& value) {
-  std::string out;
-  write_value(value, out);
-  return out;
+void JsonWriter::begin_object() {
+  separate();
+  out_.put('{');
+  has_items_.push_back(false);
+}
+
+void JsonWriter::end_object() {
+  has_items_.pop_back();
+  out_.put('}');
+}
+
+void JsonWriter::begin_array() {
+  separate();
+  out_.put('[');
+  has_items_.push_back(false);
+}
+
+void JsonWriter::end_array() {
+  has_items_.pop_back();
+  out_.put(']');
+}
+
+void JsonWriter::key(const std::string& name) {
+  separate();
+  // nlohmann's escaping of one string (invalid UTF-8 replaced, never thrown).
+  out_ << nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ':';
+  after_key_ = true;
+}
+
+void JsonWriter::string(const std::string& text) {
+  separate();
+  out_ << nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void JsonWriter::number(double value) {
+  if (!std::isfinite(value)) throw SolverError("a result is not finite; refusing to print it");
+  separate();
+  char buffer[32];
+  const int length = std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  out_.write(buffer, length);
+}
+
+void JsonWriter::integer(long long value) {
+  separate();
+  out_ << value;
+}
+
+void JsonWriter::vector(const Eigen::Ref<const VecX>& values) {
+  begin_array();
+  for (Eigen::Index i = 0; i < values.size(); ++i) number(values[i]);
+  end_array();
+}
+
+void JsonWriter::vec3(const Vec3& value) {
+  begin_array();
+  for (int k = 0; k < 3; ++k) number(value[k]);
+  end_array();
+}
+
+void JsonWriter::matrix(const Eigen::Ref<const MatX>& values) {
+  begin_array();
+  for (Eigen::Index r = 0; r < values.rows(); ++r) {
+    begin_array();
+    for (Eigen::Index c = 0; c < values.cols(); ++c) number(values(r, c));
+    end_array();
+  }
+  end_array();
 }
 
 void check_finite(const Eigen::Ref<const MatX>& values, const std::string& what) {
-  if (!values.allFinite()) throw SolverError(what + " is not finite at this state");
+  if (values.allFinite()) return;
+  for (Eigen::Index c = 0; c < values.cols(); ++c)
+    for (Eigen::Index r = 0; r < values.rows(); ++r) {
+      if (std::isfinite(values(r, c))) continue;
+      std::string where = "[" + std::to_string(r) + "]";
+      if (values.cols() > 1) where += "[" + std::to_string(c) + "]";
+      throw SolverError(what + where + " is not finite at this state (" + format_number(values(r, c)) + ")");
+    }
 }
 
-CsvOutput::CsvOutput(const std::string& path) : path_(path) {
-  if (path_.empty()) return;
-  temporary_ = path_ + ".partial-" + std::to_string(::getpid());
-  file_.open(temporary_, std::ios::binary | std::ios::trunc);
-  if (!file_) throw UsageError("cannot write '" + path_ + "'");
-}
-
-CsvOutput::~CsvOutput() {
-  if (!committed_ && !temporary_.empty()) std::remove(temporary_.c_str());
-}
-
-std::ostream& CsvOutput::stream() { return path_.empty() ? static_cast<std::ostream&>(memory_) : file_; }
-
-std::string CsvOutput::commit() {
-  committed_ = true;
-  if (path_.empty()) return memory_.str();
-  committed_ = false;
-  file_.close();
-  if (!file_) throw UsageError("cannot write '" + path_ + "'");
-  std::error_code error;
-  std::filesystem::rename(temporary_, path_, error);
-  if (error) throw UsageError("cannot write '" + path_ + "': " + error.message());
-  committed_ = true;
-  return {};
+void check_finite(double value, const std::string& what) {
+  if (!std::isfinite(value)) throw SolverError(what + " is not finite (" + format_number(value) + ")");
 }
 
 }  // namespace mechdyn::cli

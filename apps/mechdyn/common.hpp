@@ -1,17 +1,14 @@
-// Shared pieces of the mechdyn subcommands: input parsing, model loading, the JSON
-// writer with 17 significant digits, CSV/text formatting and the error convention.
+// Shared pieces of the mechdyn subcommands: input parsing, model loading, the streaming
+// JSON writer with 17 significant digits, labels and the error convention.
 //
 // Error convention (docs/cli.md): bad input of any kind throws UsageError (or a
 // mechdyn::ModelError / InvalidArgument from the library) → "mechdyn: <problem>" on
-// stderr, exit status 2; mechdyn::SolverError → exit status 3. Commands write their
-// output only after everything succeeded, so nothing reaches stdout on an error.
+// stderr, exit status 2; mechdyn::SolverError → exit status 3 (also out of memory and an
+// output that cannot be written, cli.cpp).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <optional>
-#include <sstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -28,7 +25,8 @@ class UsageError : public mechdyn::InvalidArgument {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitSolver = 3;
+inline constexpr int kExitSolver = 3;    // also resource exhaustion (memory, step budget, output)
+inline constexpr int kExitInternal = 1;  // a bug
 
 /// Loads a model file; reader warnings go to stderr, one line each ("mechdyn: warning: ...").
 Model load_model(const std::string& path);
@@ -50,39 +48,50 @@ std::vector<CoordinateLabel> configuration_labels(const Model& model);  // nq en
 /// nv entries; `unit` is the unit of v's base quantity: "rad" (angular) or "m" (linear).
 std::vector<CoordinateLabel> velocity_labels(const Model& model);
 
-/// Writes a JSON value with every double printed by %.17g (round-trips exactly);
-/// non-finite numbers are refused (SolverError) — the CLI never prints NaN.
-using Json = nlohmann::ordered_json;
-std::string write_json(const Json& value);
+/// A JSON writer that streams straight to `out` (no tree in memory: an nv × nv mass
+/// matrix costs no more than its printed text). Numbers are printed with %.17g (at least
+/// 17 significant digits: they reparse to the same double, eval-json.md); a non-finite
+/// number is refused (SolverError) — callers check their values before printing anything.
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::ostream& out) : out_(out) {}
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+  void key(const std::string& name);  // inside an object, before its value
+  void number(double value);
+  void integer(long long value);
+  void string(const std::string& text);
+  void vector(const Eigen::Ref<const VecX>& values);
+  void vec3(const Vec3& value);
+  void matrix(const Eigen::Ref<const MatX>& values);  // list of rows
+
+ private:
+  void separate();  // the comma before a value or key that is not the first
+  std::ostream& out_;
+  std::vector<bool> has_items_;  // per open container: something was written in it
+  bool after_key_ = false;
+};
 
 /// %.17g
 std::string format_number(double value);
 
-/// Throws SolverError naming `what` unless every entry is finite.
+/// Throws SolverError naming `what` and the first non-finite entry ("the mass matrix
+/// M(q)[2][3] is not finite at this state") unless every entry is finite.
 void check_finite(const Eigen::Ref<const MatX>& values, const std::string& what);
+void check_finite(double value, const std::string& what);
+
+/// simulate's output grid: K = ⌈duration / step⌉ intervals (0 for duration 0), the last
+/// ending exactly at `duration`.
+long output_intervals(double duration, double step);
+
+/// The default integration step budget of a run with K output intervals: 100000 + 1000 K
+/// step attempts in all (docs/cli.md, "--max-steps"): generous for any motion an output
+/// grid can show, and an end within seconds to minutes for one it cannot.
+long default_step_budget(long intervals);
 
 /// Reads a whole text file; UsageError when it cannot be opened.
 std::string read_text_file(const std::string& path);
-
-/// Where `simulate` writes its CSV: a temporary file beside `path`, renamed to `path` by
-/// commit() (so a failed run leaves no partial file), or, with an empty path, a string
-/// that commit() returns for standard output.
-class CsvOutput {
- public:
-  explicit CsvOutput(const std::string& path);
-  ~CsvOutput();  // removes the temporary file unless commit() succeeded
-  CsvOutput(const CsvOutput&) = delete;
-  CsvOutput& operator=(const CsvOutput&) = delete;
-  std::ostream& stream();
-  /// Standard output mode: the CSV text. File mode: "" after renaming; UsageError on failure.
-  std::string commit();
-  bool to_file() const { return !path_.empty(); }
-
- private:
-  std::string path_, temporary_;
-  std::ostringstream memory_;
-  std::ofstream file_;
-  bool committed_ = false;
-};
 
 }  // namespace mechdyn::cli

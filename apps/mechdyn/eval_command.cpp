@@ -22,24 +22,6 @@ struct EvalOptions {
   std::string method = "explicit";
 };
 
-Json vector_json(const Eigen::Ref<const VecX>& x) {
-  Json out = Json::array();
-  for (Eigen::Index i = 0; i < x.size(); ++i) out.push_back(x[i]);
-  return out;
-}
-
-Json vec3_json(const Vec3& x) { return Json::array({x.x(), x.y(), x.z()}); }
-
-Json matrix_json(const Eigen::Ref<const MatX>& m) {
-  Json out = Json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    Json row = Json::array();
-    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-    out.push_back(row);
-  }
-  return out;
-}
-
 // ---- text output --------------------------------------------------------------------
 std::string fixed(double x) {
   char buffer[64];
@@ -47,7 +29,7 @@ std::string fixed(double x) {
   return buffer;
 }
 
-void text_vector(std::ostringstream& out, const char* title, const std::vector<CoordinateLabel>& labels,
+void text_vector(std::ostream& out, const char* title, const std::vector<CoordinateLabel>& labels,
                  const VecX& x) {
   out << title << "\n";
   for (Eigen::Index i = 0; i < x.size(); ++i) {
@@ -58,7 +40,7 @@ void text_vector(std::ostringstream& out, const char* title, const std::vector<C
   }
 }
 
-std::string run_eval(const EvalOptions& o) {
+void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   const Model model = load_model(o.model_path);
   require_rigid_bodies(model, o.model_path, "mechdyn eval");  // flexible bodies: issue 11, second part
   VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq") : model.neutral_configuration();
@@ -108,65 +90,113 @@ std::string run_eval(const EvalOptions& o) {
     check_finite(loop_jacobian, "the loop Jacobian");
   }
 
-  if (o.json) {
-    Json out = Json::object();
-    out["nq"] = model.nq;
-    out["nv"] = model.nv;
-    Json coordinates = Json::array();
-    for (const Joint& j : model.joints) {
-      if (j.nv == 0) continue;  // fixed joints have no coordinates
-      coordinates.push_back(
-          Json{{"joint", j.name}, {"type", joint_type_name(j.type)}, {"q_index", j.q_index}, {"v_index", j.v_index}});
-    }
-    out["coordinates"] = coordinates;
-    out["mass_matrix"] = matrix_json(mass_matrix);
-    out["bias"] = vector_json(bias);
-    out["gravity"] = vector_json(gravity);
-    Json poses = Json::array();
+  // Every printed number is checked before anything is printed, in one place, so that
+  // the JSON and the text output refuse the same states with the same message (status 3
+  // naming the quantity; NaN or inf is never printed).
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    check_finite(data.position[l], "the position of body '" + model.bodies[l].name + "'");
+    check_finite(data.rotation[l], "the rotation of body '" + model.bodies[l].name + "'");
+  }
+  if (o.has_a) {
     for (int l = 0; l < model.num_bodies(); ++l) {
-      Json rotation = Json::array();
-      for (int r = 0; r < 3; ++r) rotation.push_back(vec3_json(data.rotation[l].row(r).transpose()));
-      poses.push_back(Json{{"body", model.bodies[l].name}, {"position", vec3_json(data.position[l])},
-                           {"rotation", rotation}});
+      const std::string joint = "joint '" + model.joints[l].name + "'";
+      check_finite(constraint_torque[l], "the constraint torque of " + joint);
+      check_finite(constraint_force[l], "the constraint force of " + joint);
+      check_finite(axial_load[l], "the axial load of " + joint);
     }
-    out["body_poses"] = poses;
-    if (o.has_a) {
-      out["tau"] = vector_json(tau_inverse);
-      if (with_friction) {
-        out["tau_with_friction"] = vector_json(tau_with_friction);
-        Json loads = Json::array();
-        for (int l = 0; l < model.num_bodies(); ++l)
-          if (model.joints[l].friction && model.joints[l].friction->load)
-            loads.push_back(Json{{"joint", model.joints[l].name}, {"value", normal_load[l]}});
-        if (!loads.empty()) out["normal_load"] = loads;
-      }
-      Json reactions = Json::array();
-      for (int l = 0; l < model.num_bodies(); ++l)
-        reactions.push_back(Json{{"joint", model.joints[l].name},
-                                 {"force", vec3_json(reaction_force[l])},
-                                 {"torque", vec3_json(reaction_torque[l])}});
-      out["reactions"] = reactions;
-      // Beyond the contract: the decomposition of each reaction (docs/friction.md).
-      Json joint_loads = Json::array();
-      for (int l = 0; l < model.num_bodies(); ++l) {
-        Json entry{{"joint", model.joints[l].name},
-                   {"type", joint_type_name(model.joints[l].type)},
-                   {"constraint_torque", constraint_torque[l]},
-                   {"constraint_force", constraint_force[l]},
-                   {"axial_load", axial_load[l]}};
-        if (model.joints[l].friction && model.joints[l].friction->load) entry["normal_load"] = normal_load[l];
-        joint_loads.push_back(entry);
-      }
-      out["joint_loads"] = joint_loads;
-    }
-    if (o.has_tau) out["a"] = vector_json(forward_a);
-    if (!model.loops.empty())
-      out["loops"] = Json{{"residual", vector_json(loop_residual)}, {"jacobian", matrix_json(loop_jacobian)}};
-    return write_json(out) + "\n";
   }
 
-  // Readable text.
-  std::ostringstream out;
+  if (o.json) {  // streamed: no JSON tree in memory (an nv × nv matrix is only its text)
+    std::ostream& out = stdout_stream;
+    JsonWriter json(out);
+    json.begin_object();
+    json.key("nq"), json.integer(model.nq);
+    json.key("nv"), json.integer(model.nv);
+    json.key("coordinates");
+    json.begin_array();
+    for (const Joint& j : model.joints) {
+      if (j.nv == 0) continue;  // fixed joints have no coordinates
+      json.begin_object();
+      json.key("joint"), json.string(j.name);
+      json.key("type"), json.string(joint_type_name(j.type));
+      json.key("q_index"), json.integer(j.q_index);
+      json.key("v_index"), json.integer(j.v_index);
+      json.end_object();
+    }
+    json.end_array();
+    json.key("mass_matrix"), json.matrix(mass_matrix);
+    json.key("bias"), json.vector(bias);
+    json.key("gravity"), json.vector(gravity);
+    json.key("body_poses");
+    json.begin_array();
+    for (int l = 0; l < model.num_bodies(); ++l) {
+      json.begin_object();
+      json.key("body"), json.string(model.bodies[l].name);
+      json.key("position"), json.vec3(data.position[l]);
+      json.key("rotation");
+      json.begin_array();
+      for (int r = 0; r < 3; ++r) json.vec3(data.rotation[l].row(r).transpose());
+      json.end_array();
+      json.end_object();
+    }
+    json.end_array();
+    if (o.has_a) {
+      json.key("tau"), json.vector(tau_inverse);
+      if (with_friction) {
+        json.key("tau_with_friction"), json.vector(tau_with_friction);
+        bool any_load = false;
+        for (int l = 0; l < model.num_bodies(); ++l) {
+          if (!model.joints[l].friction || !model.joints[l].friction->load) continue;
+          if (!any_load) json.key("normal_load"), json.begin_array();
+          any_load = true;
+          json.begin_object();
+          json.key("joint"), json.string(model.joints[l].name);
+          json.key("value"), json.number(normal_load[l]);
+          json.end_object();
+        }
+        if (any_load) json.end_array();
+      }
+      json.key("reactions");
+      json.begin_array();
+      for (int l = 0; l < model.num_bodies(); ++l) {
+        json.begin_object();
+        json.key("joint"), json.string(model.joints[l].name);
+        json.key("force"), json.vec3(reaction_force[l]);
+        json.key("torque"), json.vec3(reaction_torque[l]);
+        json.end_object();
+      }
+      json.end_array();
+      // Beyond the contract: the decomposition of each reaction (docs/friction.md).
+      json.key("joint_loads");
+      json.begin_array();
+      for (int l = 0; l < model.num_bodies(); ++l) {
+        json.begin_object();
+        json.key("joint"), json.string(model.joints[l].name);
+        json.key("type"), json.string(joint_type_name(model.joints[l].type));
+        json.key("constraint_torque"), json.number(constraint_torque[l]);
+        json.key("constraint_force"), json.number(constraint_force[l]);
+        json.key("axial_load"), json.number(axial_load[l]);
+        if (model.joints[l].friction && model.joints[l].friction->load)
+          json.key("normal_load"), json.number(normal_load[l]);
+        json.end_object();
+      }
+      json.end_array();
+    }
+    if (o.has_tau) json.key("a"), json.vector(forward_a);
+    if (!model.loops.empty()) {
+      json.key("loops");
+      json.begin_object();
+      json.key("residual"), json.vector(loop_residual);
+      json.key("jacobian"), json.matrix(loop_jacobian);
+      json.end_object();
+    }
+    json.end_object();
+    out << "\n";
+    return;
+  }
+
+  // Readable text, streamed.
+  std::ostream& out = stdout_stream;
   const std::vector<CoordinateLabel> vlabels = velocity_labels(model);
   out << "model " << model.name << ": nq = " << model.nq << ", nv = " << model.nv << ", method " << o.method << "\n";
   out << "mass matrix M(q):\n";
@@ -214,7 +244,6 @@ std::string run_eval(const EvalOptions& o) {
     for (Eigen::Index i = 0; i < loop_residual.size(); ++i) out << " " << fixed(loop_residual[i]);
     out << "\n";
   }
-  return out.str();
 }
 
 }  // namespace
@@ -241,7 +270,7 @@ void add_eval_command(CLI::App& app, CommandRunner& selected) {
     o->has_v = v->count() > 0;
     o->has_a = a->count() > 0;
     o->has_tau = tau->count() > 0;
-    selected = [o] { return run_eval(*o); };
+    selected = [o](std::ostream& out) { run_eval(*o, out); };
   });
 }
 

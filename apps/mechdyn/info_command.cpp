@@ -7,6 +7,8 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "mechdyn/mobility/mobility_analysis.hpp"
+#include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/constraints/assembly_recovery.hpp"
 #include "mechdyn/model/data.hpp"
 #include "mobility_report.hpp"
 
@@ -29,33 +31,28 @@ std::string range_text(int first, int count) {
 std::string body_name(const Model& model, int body) { return body == kGround ? "ground" : model.bodies[body].name; }
 
 // Rank, redundant rows and mobility of the closure Jacobian, Grübler–Kutzbach, actuation
-// (mobility/mobility_analysis.hpp), at the configuration assembled from the neutral one (or
-// at q0 when that fails).
+// (mobility/mobility_analysis.hpp), at the configuration assembled from the model's initial
+// configuration (or the neutral one) by Newton, Levenberg–Marquardt and perturbed restarts
+// (constraints/assembly_recovery.hpp); at the guess itself when that fails.
 std::string closure_analysis(const Model& model) {
-  // Initial guesses: q = 0, then the passive angles/displacements of q = 0 shifted by
-  // ±0.5 and 1 (q = 0 is often a degenerate, all-links-aligned pose).
+  Data data(model);
+  const VecX guess =
+      model.initial_configuration.size() > 0 ? model.initial_configuration : model.neutral_configuration();
+  const char* start = model.initial_configuration.size() > 0 ? "initial_configuration" : "q = 0";
+  VecX q = guess;
   std::string where;
-  std::optional<MobilityReport> report;
-  for (double shift : {0.0, 0.5, -0.5, 1.0}) {
-    VecX q = model.neutral_configuration();
-    for (const Joint& j : model.joints)
-      if (!j.actuated && j.nq == j.nv)
-        for (int k = 0; k < j.nq; ++k) q[j.q_index + k] = shift;
-    try {
-      report = analyze_mobility(model, q);
-      char text[96];
-      std::snprintf(text, sizeof text, "assembled from passive coordinates %g", shift);
-      where = text;
-      break;
-    } catch (const InvalidArgument& e) {
-      where = std::string("at q = 0, not assembled: ") + e.what();
-    }
+  try {
+    AssemblyOptions options;
+    options.check_singular = false;
+    const RecoveredAssembly assembled = assemble_with_recovery(model, data, q, options);
+    where = std::string("assembled from ") + start + " by " + assembled.method;
+  } catch (const SolverError& e) {
+    q = guess;
+    where = std::string("at ") + start + ", not assembled: " + e.what();
   }
-  if (!report) {
-    MobilityOptions options;
-    options.assemble = false;
-    report = analyze_mobility(model, model.neutral_configuration(), options);
-  }
+  MobilityOptions mobility_options;
+  mobility_options.assemble = false;
+  const std::optional<MobilityReport> report = analyze_mobility(model, q, mobility_options);
   std::string redundant;
   for (const RedundantConstraint& row : report->redundant_rows)
     redundant += (redundant.empty() ? "" : ",") + std::to_string(row.row);
@@ -88,7 +85,7 @@ std::string flexible_summary(const Model& model) {
   return out.str();
 }
 
-std::string run_info(const std::string& model_path) {
+void run_info(const std::string& model_path, std::ostream& stdout_stream) {
   const Model model = load_model(model_path);
   std::ostringstream out;
   out << "model      " << model.name << "\n";
@@ -98,6 +95,9 @@ std::string run_info(const std::string& model_path) {
   double total_mass = 0.0;
   for (const Body& b : model.bodies)  // a flexible body: its welded part and the beam
     total_mass += b.mass + (b.flexible ? b.flexible->material.density * b.flexible->section.area * b.flexible->length : 0.0);
+  // Each mass is finite (the reader checks), but a sum of huge ones can overflow: refused
+  // like every non-finite result (status 3), never printed as "inf kg".
+  check_finite(total_mass, "the total mass of model '" + model.name + "'");
   char line[512];
   std::snprintf(line, sizeof line, "total mass %g kg\n\n", total_mass);
   out << line;
@@ -144,7 +144,7 @@ std::string run_info(const std::string& model_path) {
   else out << "\n";
   for (const Marker& marker : model.markers)
     out << "  " << marker.name << ": " << body_name(model, marker.at.body) << " " << vec3_text(marker.at.point) << "\n";
-  return out.str();
+  stdout_stream << out.str();
 }
 
 }  // namespace
@@ -157,7 +157,7 @@ void add_info_command(CLI::App& app, CommandRunner& selected) {
       "Examples:\n"
       "  mechdyn info examples/models/five_axis_tree.yaml\n"
       "Reader warnings (unknown keys) go to standard error.");
-  sub->callback([path, &selected] { selected = [path] { return run_info(*path); }; });
+  sub->callback([path, &selected] { selected = [path](std::ostream& out) { run_info(*path, out); }; });
 }
 
 }  // namespace mechdyn::cli

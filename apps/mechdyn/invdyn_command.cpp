@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "csv_output.hpp"
 #include "common.hpp"
 #include "mechdyn/io/body_motion_csv.hpp"
 #include "mechdyn/parallel/motion_inverse_dynamics.hpp"
@@ -189,7 +190,7 @@ void append_row(const Model& model, const std::vector<int>& actuated, const Invd
   row += '\n';
 }
 
-std::string run_invdyn(const InvdynOptions& o) {
+void run_invdyn(const InvdynOptions& o, std::ostream& standard_output) {
   const Model model = load_model(o.model_path);
   if (model.loops.empty())
     throw UsageError(o.model_path + ": model '" + model.name +
@@ -244,6 +245,8 @@ std::string run_invdyn(const InvdynOptions& o) {
   if (o.has_q0) {
     work.q = parse_number_list(o.q0, "--q0", model.nq, "nq");
     check_and_normalize_quaternions(model, work.q, "--q0");
+  } else if (model.initial_configuration.size() > 0) {
+    work.q = model.initial_configuration;  // the model file's assembled start (docs/model-file.md)
   }
   TwistPrescription prescription;
   const bool twist = expressions && expressions->twist_form();
@@ -254,14 +257,9 @@ std::string run_invdyn(const InvdynOptions& o) {
   }
 
   const std::vector<int>& actuated = problem.actuated_dofs;
-  CsvOutput csv(o.output);
+  CsvOutput csv(o.output, standard_output);  // rows stream out as they are computed
   std::ostream& out = csv.stream();
-  {
-    const auto columns = header(model, actuated, o);
-    std::string line;
-    for (std::size_t i = 0; i < columns.size(); ++i) line += (i ? "," : "") + columns[i];
-    out << line << '\n';
-  }
+  out << csv_header_line(header(model, actuated, o));  // names quoted per RFC 4180 where needed
   std::string row;
   row.reserve(4096);
   ProgressBar progress;
@@ -278,6 +276,7 @@ std::string run_invdyn(const InvdynOptions& o) {
       }
       append_row(model, actuated, o, t, work, row);
       out << row;
+      csv.check();  // a full disk or a closed pipe stops the run here (status 3)
       if (count > 1) progress.update(static_cast<double>(k) / static_cast<double>(count - 1));
     }
   } catch (const SolverError& e) {
@@ -288,12 +287,10 @@ std::string run_invdyn(const InvdynOptions& o) {
     throw UsageError(where + ": " + e.what());
   }
   progress.finish();
-  if (!csv.to_file()) return csv.commit();
   csv.commit();
-  std::ostringstream summary;
-  summary << "wrote " << count << " rows (" << inverse_dynamics_method_name(options.method) << ", body '"
+  if (!csv.to_regular_file()) return;  // the summary only beside a file, never into a stream
+  standard_output << "wrote " << count << " rows (" << inverse_dynamics_method_name(options.method) << ", body '"
           << model.bodies[body].name << "') to " << o.output << "\n";
-  return summary.str();
 }
 
 }  // namespace
@@ -317,7 +314,7 @@ void add_invdyn_command(CLI::App& app, CommandRunner& selected) {
   CLI::Option* start = sub->add_option("--start", o->start, "--motion-expr: first time (s), default 0");
   CLI::Option* duration = sub->add_option("--duration", o->duration, "--motion-expr: duration (s), default 1");
   CLI::Option* step = sub->add_option("--step", o->step, "--motion-expr: time step (s), default 0.001");
-  CLI::Option* q0 = sub->add_option("--q0", o->q0, "initial configuration guess, nq numbers (default: neutral)");
+  CLI::Option* q0 = sub->add_option("--q0", o->q0, "initial configuration guess, nq numbers (default: the model's initial_configuration, else neutral)");
   sub->add_flag("--joint-kinematics", o->joint_kinematics, "also q, v, a of every passive coordinate");
   sub->add_flag("--joint-wrenches", o->joint_wrenches,
                 "also every joint's wrench: force and moment about the joint centre, parent on child (cut joints: "
@@ -338,7 +335,7 @@ void add_invdyn_command(CLI::App& app, CommandRunner& selected) {
   sub->callback([o, start, duration, step, q0, &selected] {
     o->has_timing = start->count() + duration->count() + step->count() > 0;
     o->has_q0 = q0->count() > 0;
-    selected = [o] { return run_invdyn(*o); };
+    selected = [o](std::ostream& out) { run_invdyn(*o, out); };
   });
 }
 

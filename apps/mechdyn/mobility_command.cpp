@@ -23,7 +23,9 @@ struct MobilityCommandOptions {
 
 std::string run_mobility(const MobilityCommandOptions& o) {
   const Model model = load_model(o.model_path);
-  VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq") : model.neutral_configuration();
+  VecX q = o.has_q                                     ? parse_number_list(o.q, "--q", model.nq, "nq")
+           : model.initial_configuration.size() > 0 ? VecX(model.initial_configuration)
+                                                    : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "--q");
   MobilityOptions options;
   options.tolerance = o.tolerance;
@@ -45,7 +47,7 @@ std::string run_mobility(const MobilityCommandOptions& o) {
   if (o.json) return write_json(mobility_json(model, report)) + "\n";
   const std::string where =
       model.loops.empty() ? std::string("(no loops)")
-                          : std::string("at the configuration assembled from ") + (o.has_q ? "--q" : "the neutral one");
+                          : std::string("at the configuration assembled from ") + (o.has_q ? "--q" : model.initial_configuration.size() > 0 ? "initial_configuration" : "the neutral one");
   return mobility_text(model, report, where);
 }
 
@@ -73,7 +75,7 @@ void add_mobility_command(CLI::App& app, CommandRunner& selected) {
       "Exit status: 0 ok, 2 bad input (unknown body, malformed --q, loops that cannot close), 3 solver failure.");
   sub->callback([o, q, &selected] {
     o->has_q = q->count() > 0;
-    selected = [o] { return run_mobility(*o); };
+    selected = [o](std::ostream& out) { out << run_mobility(*o); };
   });
 }
 

@@ -1,12 +1,64 @@
 // Text and JSON forms of a mobility analysis. See mobility_report.hpp.
 #include "mobility_report.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
 #include "mechdyn/screw/screw_description.hpp"
 
 namespace mechdyn::cli {
+
+namespace {
+void write_string(const std::string& s, std::string& out) {
+  // nlohmann's own escaping of one string value.
+  out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void write_value(const Json& value, std::string& out) {
+  switch (value.type()) {
+    case Json::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        if (!first) out += ',';
+        first = false;
+        write_string(it.key(), out);
+        out += ':';
+        write_value(it.value(), out);
+      }
+      out += '}';
+      return;
+    }
+    case Json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& item : value) {
+        if (!first) out += ',';
+        first = false;
+        write_value(item, out);
+      }
+      out += ']';
+      return;
+    }
+    case Json::value_t::number_float: {
+      const double x = value.get<double>();
+      if (!std::isfinite(x)) throw SolverError("a result is not finite; nothing printed");
+      out += format_number(x);
+      return;
+    }
+    default:
+      out += value.dump(-1, ' ', false, Json::error_handler_t::replace);
+      return;
+  }
+}
+}  // namespace
+
+std::string write_json(const Json& value) {
+  std::string out;
+  write_value(value, out);
+  return out;
+}
 
 namespace {
 

@@ -5,10 +5,20 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "common.hpp"
 #include "mechdyn/mobility/mobility_analysis.hpp"
 
 namespace mechdyn::cli {
+
+/// A small JSON tree (a mobility report is a few kB; eval's large output streams through
+/// JsonWriter instead).
+using Json = nlohmann::ordered_json;
+
+/// Prints `value` with every double by %.17g (format_number); a non-finite number is
+/// refused (SolverError) before anything is printed.
+std::string write_json(const Json& value);
 
 /// The contract's object: dof, constraint_rows, rank, redundant_constraints, actuated,
 /// redundant_actuation, singular_actuation, body{name, twists, constraint_wrenches}, then the

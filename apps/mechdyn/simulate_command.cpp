@@ -19,6 +19,8 @@
 #include "closed_chain_simulation.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "csv_output.hpp"
+#include "scenario_file.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/energy.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
@@ -41,98 +43,12 @@ namespace {
 // Command-line values; each is used only when its option was given.
 struct SimulateFlags {
   std::string model_path, scenario_path, mode, tau, accelerations, velocities, q0, v0, integrator, method, output;
-  double duration = 0.0, step = 0.0, rtol = 0.0, atol = 0.0;
-  long every = 1;
+  double duration = 0.0, step = 0.0, rtol = 0.0, atol = 0.0, max_wall_time = 0.0;
+  long every = 1, max_steps = 0;
   bool joint_loads = false;  // --joint-loads: decomposition columns also without friction
   std::map<std::string, CLI::Option*> given;
   bool has(const char* name) const { return given.at(name)->count() > 0; }
 };
-
-// The resolved settings: defaults, then the scenario, then the flags.
-struct Settings {
-  std::string model_path;
-  std::string mode = "forward";
-  std::optional<std::vector<std::string>> tau, accelerations;  // expressions, one per velocity
-  std::optional<std::vector<std::string>> velocities;          // closed chains, inverse: actuated velocities
-  std::optional<std::string> q0, v0;                           // comma-separated numbers
-  double duration = 1.0;
-  double step = 1e-3;
-  std::string integrator = "rk4";
-  double rtol = 1e-8, atol = 1e-10;
-  std::string method = "explicit";
-  std::string output;  // empty: standard output
-  long every = 1;
-};
-
-std::string scalar_list(const YAML::Node& node, const std::string& element) {
-  if (node.IsScalar()) return node.Scalar();
-  if (!node.IsSequence()) throw UsageError(element + ": expected a list or a comma-separated string");
-  std::string joined;
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    if (!node[i].IsScalar()) throw UsageError(element + "[" + std::to_string(i) + "]: expected a number or expression");
-    joined += (i ? "," : "") + node[i].Scalar();
-  }
-  return joined;
-}
-
-std::vector<std::string> expression_list(const YAML::Node& node, const std::string& element) {
-  if (node.IsScalar()) return split_expression_list(node.Scalar());
-  if (!node.IsSequence()) throw UsageError(element + ": expected a list or a comma-separated string");
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    if (!node[i].IsScalar()) throw UsageError(element + "[" + std::to_string(i) + "]: expected a number or expression");
-    out.push_back(node[i].Scalar());
-  }
-  return out;
-}
-
-double scenario_number(const YAML::Node& node, const std::string& element) {
-  const std::string text = node.IsScalar() ? node.Scalar() : std::string();
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) throw UsageError(element + ": '" + text + "' is not a finite number");
-  return value;
-}
-
-void read_scenario(const std::string& path, Settings& s) {
-  const std::string text = read_text_file(path);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw UsageError("scenario '" + path + "': " + e.what());
-  }
-  if (!root.IsMap()) throw UsageError("scenario '" + path + "': expected a mapping of keys");
-  const std::string where = "scenario '" + path + "' ";
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    const std::string key = it->first.as<std::string>();
-    const YAML::Node& value = it->second;
-    const std::string element = where + key;
-    auto scalar = [&] {
-      if (!value.IsScalar()) throw UsageError(element + ": expected a single value");
-      return value.Scalar();
-    };
-    if (key == "model") {
-      std::filesystem::path model = scalar();
-      if (model.is_relative()) model = std::filesystem::path(path).parent_path() / model;
-      s.model_path = model.string();
-    } else if (key == "mode") s.mode = scalar();
-    else if (key == "duration") s.duration = scenario_number(value, element);
-    else if (key == "step") s.step = scenario_number(value, element);
-    else if (key == "integrator") s.integrator = scalar();
-    else if (key == "rtol") s.rtol = scenario_number(value, element);
-    else if (key == "atol") s.atol = scenario_number(value, element);
-    else if (key == "method") s.method = scalar();
-    else if (key == "every") s.every = static_cast<long>(scenario_number(value, element));
-    else if (key == "output") s.output = scalar();
-    else if (key == "q0") s.q0 = scalar_list(value, element);
-    else if (key == "v0") s.v0 = scalar_list(value, element);
-    else if (key == "tau") s.tau = expression_list(value, element);
-    else if (key == "accelerations") s.accelerations = expression_list(value, element);
-    else if (key == "velocities") s.velocities = expression_list(value, element);
-    else std::cerr << "mechdyn: warning: " << element << ": unknown key, ignored\n";
-  }
-}
 
 Settings resolve(const SimulateFlags& f) {
   Settings s;
@@ -152,22 +68,10 @@ Settings resolve(const SimulateFlags& f) {
   if (f.has("--method")) s.method = f.method;
   if (f.has("--output")) s.output = f.output;
   if (f.has("--every")) s.every = f.every;
+  if (f.has("--max-steps")) s.max_steps = f.max_steps;
+  if (f.has("--max-wall-time")) s.max_wall_time = f.max_wall_time;
 
-  if (s.model_path.empty()) throw UsageError("simulate: no model given (MODEL or the scenario's 'model' key)");
-  if (s.mode != "forward" && s.mode != "inverse") throw UsageError("mode '" + s.mode + "' must be forward or inverse");
-  if (s.integrator != "rk4" && s.integrator != "dopri5")
-    throw UsageError("integrator '" + s.integrator + "' must be rk4 or dopri5");
-  if (s.method != "explicit" && s.method != "recursive")
-    throw UsageError("method '" + s.method + "' must be explicit or recursive");
-  if (!(s.duration >= 0.0) || !std::isfinite(s.duration)) throw UsageError("duration must be a finite number >= 0");
-  if (!(s.step > 0.0) || !std::isfinite(s.step)) throw UsageError("step must be a finite number > 0");
-  if (!(s.rtol > 0.0) || !std::isfinite(s.rtol)) throw UsageError("rtol must be a finite number > 0");
-  if (!(s.atol > 0.0) || !std::isfinite(s.atol)) throw UsageError("atol must be a finite number > 0");
-  if (s.every < 1) throw UsageError("every must be an integer >= 1");
-  if (s.duration / s.step > 1e9) throw UsageError("duration / step exceeds 1e9 output intervals");
-  if (s.mode == "forward" && s.accelerations) throw UsageError("accelerations are for mode inverse (forward takes tau)");
-  if (s.mode == "inverse" && s.tau) throw UsageError("tau is for mode forward (inverse takes accelerations)");
-  if (s.mode == "forward" && s.velocities) throw UsageError("velocities are for mode inverse of a model with loops");
+  check_settings(s);
   return s;
 }
 
@@ -188,16 +92,20 @@ std::vector<std::string> csv_header(const Model& model) {
   return columns;
 }
 
-std::string run_simulate(const SimulateFlags& flags) {
+void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   const Settings s = resolve(flags);
   const Model model = load_model(s.model_path);
   require_rigid_bodies(model, s.model_path, "mechdyn simulate");  // flexible bodies: issue 11, second part
+  const long intervals = output_intervals(s.duration, s.step);
+  // One budget for the whole run (simulation/integration_budget.hpp).
+  IntegrationBudget budget(s.max_steps.value_or(default_step_budget(intervals)), s.max_wall_time);
   if (!model.loops.empty()) {  // closed chains: closed_chain_simulation.cpp
     ClosedChainSettings c;
     c.mode = s.mode, c.tau = s.tau, c.velocities = s.velocities, c.accelerations = s.accelerations;
     c.q0 = s.q0, c.v0 = s.v0, c.duration = s.duration, c.step = s.step, c.rtol = s.rtol, c.atol = s.atol;
-    c.integrator = s.integrator, c.output = s.output, c.every = s.every;
-    return run_closed_chain_simulation(model, c);
+    c.integrator = s.integrator, c.output = s.output, c.every = s.every, c.budget = &budget;
+    run_closed_chain_simulation(model, c, standard_output);
+    return;
   }
   if (s.velocities) throw UsageError("velocities are for models with loops (trees take accelerations)");
   // Joint friction (friction/*.hpp, docs/friction.md): forward mode solves the implicit
@@ -206,7 +114,9 @@ std::string run_simulate(const SimulateFlags& flags) {
   const bool with_friction = has_joint_friction(model);
   const bool with_loads = with_friction || flags.joint_loads;
   const Eigen::Index nv = model.nv;
-  VecX q = s.q0 ? parse_number_list(*s.q0, "q0", model.nq, "nq") : model.neutral_configuration();
+  VecX q = s.q0                                    ? parse_number_list(*s.q0, "q0", model.nq, "nq")
+           : model.initial_configuration.size() > 0 ? model.initial_configuration
+                                                    : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "q0");
   VecX v = s.v0 ? parse_number_list(*s.v0, "v0", nv, "nv") : VecX::Zero(nv);
   const bool forward = s.mode == "forward";
@@ -262,6 +172,8 @@ std::string run_simulate(const SimulateFlags& flags) {
     options.dormand_prince.relative_tolerance = s.rtol;
     options.dormand_prince.absolute_tolerance = s.atol;
     options.dormand_prince.min_step = std::min(1e-12, 1e-6 * s.step);
+    options.dormand_prince.budget = &budget;
+    options.budget = &budget;
     if (forward) {
       friction_simulation = std::make_unique<FrictionSimulation>(
           model, [&](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) {
@@ -273,19 +185,22 @@ std::string run_simulate(const SimulateFlags& flags) {
       dopri5 = std::make_unique<DormandPrinceIntegrator>(model, inverse_with_friction, static_cast<int>(nv), dp);
     } else {
       rk4 = std::make_unique<Rk4Integrator>(model, inverse_with_friction, static_cast<int>(nv));
+      rk4->set_budget(&budget);
     }
   } else if (s.integrator == "rk4") {
     rk4 = std::make_unique<Rk4Integrator>(model, acceleration);
+    rk4->set_budget(&budget);
   } else {
     DormandPrinceOptions options;
     options.relative_tolerance = s.rtol;
     options.absolute_tolerance = s.atol;
     options.max_step = s.step;
     options.min_step = std::min(1e-12, 1e-6 * s.step);
+    options.budget = &budget;
     dopri5 = std::make_unique<DormandPrinceIntegrator>(model, acceleration, options);
   }
 
-  CsvOutput csv(s.output);
+  CsvOutput csv(s.output, standard_output);  // rows stream out as they are computed
   std::ostream& out = csv.stream();
 
   std::vector<std::string> header = csv_header(model);
@@ -304,8 +219,9 @@ std::string run_simulate(const SimulateFlags& flags) {
         if (j.friction && j.friction->model == FrictionModel::LuGre) header.push_back("lugre_z_" + j.name);
     }
   }
-  for (std::size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
-  out << "\n";
+  // The header goes out with the first row, once that row is computed: a bad input found
+  // at t = 0 (an expression not finite there) leaves standard output empty.
+  bool header_written = false;
 
   Data row_data(model);
   VecX a = VecX::Zero(nv), tau = VecX::Zero(nv);
@@ -362,10 +278,12 @@ std::string run_simulate(const SimulateFlags& flags) {
       }
     }
     row += '\n';
+    if (!header_written) out << csv_header_line(header);  // names quoted per RFC 4180 where needed
+    header_written = true;
     out << row;
+    csv.check();  // a full disk or a closed pipe stops the run here (status 3)
   };
 
-  const long intervals = s.duration == 0.0 ? 0 : std::max(1L, static_cast<long>(std::ceil(s.duration / s.step * (1.0 - 1e-12))));
   auto time_at = [&](long k) { return k == intervals ? s.duration : static_cast<double>(k) * s.step; };
   ProgressBar progress;
   long rows = 0;
@@ -386,12 +304,10 @@ std::string run_simulate(const SimulateFlags& flags) {
   }
   progress.finish();
 
-  if (!csv.to_file()) return csv.commit();
   csv.commit();
-  std::ostringstream summary;
-  summary << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, " << s.mode << " dynamics, " << s.integrator
-          << ") to " << s.output << "\n";
-  return summary.str();
+  if (!csv.to_regular_file()) return;  // the summary only beside a file, never into a stream
+  standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, " << s.mode << " dynamics, "
+                  << s.integrator << ") to " << s.output << "\n";
 }
 
 }  // namespace
@@ -407,7 +323,7 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--tau"] = sub->add_option("--tau", f->tau, "forward: nv efforts, numbers or muParser expressions of t, comma-separated (default 0)");
   g["--accelerations"] = sub->add_option("--accelerations", f->accelerations, "inverse: nv accelerations, numbers or expressions of t (default 0); with loops: one per actuated coordinate");
   g["--velocities"] = sub->add_option("--velocities", f->velocities, "inverse, models with loops: actuated-joint velocities, numbers or expressions of t");
-  g["--q0"] = sub->add_option("--q0", f->q0, "initial configuration, nq numbers (default neutral)");
+  g["--q0"] = sub->add_option("--q0", f->q0, "initial configuration, nq numbers (default: the model's initial_configuration, else neutral)");
   g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers (default 0)");
   g["--duration"] = sub->add_option("--duration", f->duration, "simulated time in s (default 1)");
   g["--step"] = sub->add_option("--step", f->step, "output interval in s; the RK4 step; the largest DOPRI5 step (default 1e-3)");
@@ -419,6 +335,10 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--joint-loads"] = sub->add_flag("--joint-loads", f->joint_loads,
                                      "add the joint-load decomposition columns (always on with friction)");
   g["--every"] = sub->add_option("--every", f->every, "write every N-th output interval (default 1; the last time is always written)");
+  g["--max-steps"] = sub->add_option("--max-steps", f->max_steps,
+                                     "integration step budget of the whole run (default 100000 + 1000 per output interval)");
+  g["--max-wall-time"] = sub->add_option("--max-wall-time", f->max_wall_time,
+                                         "wall-time budget of the whole run in s (default 0: none)");
   sub->footer(
       "Examples:\n"
       "  mechdyn simulate examples/models/five_axis_tree.yaml --tau 0,0,0,0,0 --duration 2 --step 0.001 --output free_fall.csv\n"
@@ -429,7 +349,7 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
       "kinetic_energy_J, potential_energy_J (SI units in the names); with joint friction or --joint-loads also\n"
       "constraint_torque_<joint>, constraint_force_<joint>, axial_load_<joint>, normal_load_<joint> (with load),\n"
       "friction_<coordinate>, lugre_z_<joint> (docs/friction.md). Friction: forward mode locates stick-slip events.");
-  sub->callback([f, &selected] { selected = [f] { return run_simulate(*f); }; });
+  sub->callback([f, &selected] { selected = [f](std::ostream& out) { run_simulate(*f, out); }; });
 }
 
 }  // namespace mechdyn::cli

@@ -10,6 +10,26 @@
 
 namespace mechdyn {
 
+namespace {
+
+// muParser 2.3's only assignment operator is '=' (its other operators that contain '='
+// are "<=", ">=", "!=" and "=="). An assignment to t would change the time that every
+// later expression sees ("t=7,t"), so it is refused where the expression is read: an
+// '=' that is neither the second character of one of those operators nor followed by
+// another '='.
+std::size_t assignment_position(const std::string& expression) {
+  for (std::size_t i = 0; i < expression.size(); ++i) {
+    if (expression[i] != '=') continue;
+    const char before = i > 0 ? expression[i - 1] : ' ';
+    const char after = i + 1 < expression.size() ? expression[i + 1] : ' ';
+    if (before == '<' || before == '>' || before == '!' || before == '=' || after == '=') continue;
+    return i;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 struct TimeExpressions::Impl {
   std::string name;
   std::vector<std::string> expressions;
@@ -25,6 +45,9 @@ TimeExpressions::TimeExpressions(const std::vector<std::string>& expressions, co
     const std::string element = name + "[" + std::to_string(i) + "]";
     if (expressions[i].find_first_not_of(" \t") == std::string::npos)
       throw InvalidArgument(element + " is empty");
+    if (const std::size_t at = assignment_position(expressions[i]); at != std::string::npos)
+      throw InvalidArgument(element + " '" + expressions[i] + "': assignment ('=' at position " + std::to_string(at + 1) +
+                            ") is not allowed in an expression (compare with '==')");
     auto parser = std::make_unique<mu::Parser>();
     try {
       parser->DefineVar("t", &impl_->t);
@@ -56,6 +79,8 @@ void TimeExpressions::evaluate(double t, Eigen::Ref<VecX> values) {
     } catch (const mu::Parser::exception_type& e) {
       throw InvalidArgument(impl_->name + "[" + std::to_string(i) + "] '" + impl_->expressions[i] + "': " + e.GetMsg());
     }
+    if (impl_->t != t)  // cannot happen after the constructor's check; never let it pass silently
+      throw InvalidArgument(impl_->name + "[" + std::to_string(i) + "] '" + impl_->expressions[i] + "' changes t");
     if (!std::isfinite(value)) {
       std::ostringstream message;
       message.precision(17);

@@ -7,7 +7,8 @@
 // (muParser compiles it to bytecode); evaluation allocates nothing.
 // Expression syntax: muParser 2.3 (https://beltoforion.de/en/muparser/): + − * / ^,
 // sin cos tan asin acos atan sinh cosh tanh exp ln log10 sqrt abs sign rint, min(a,b),
-// max(a,b), sum(...), the constants _pi and _e, and the ternary `t < 1 ? 2 : 0`.
+// max(a,b), sum(...), the constants _pi and _e, and the ternary `t < 1 ? 2 : 0`. muParser's
+// assignment operator ('=') is refused: it would change the time every expression shares.
 #pragma once
 
 #include <memory>
@@ -22,7 +23,7 @@ class TimeExpressions {
  public:
   /// `name` (e.g. "tau") names the expressions in messages ("tau[2]"). Throws
   /// InvalidArgument naming the index, the expression and muParser's message when an
-  /// expression does not parse or uses a variable other than t.
+  /// expression does not parse, uses a variable other than t, or assigns ('=').
   TimeExpressions(const std::vector<std::string>& expressions, const std::string& name);
   ~TimeExpressions();
   TimeExpressions(TimeExpressions&&) noexcept;

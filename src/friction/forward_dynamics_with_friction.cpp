@@ -42,10 +42,12 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
   VecX& direction = data.friction_direction;  // slip direction of joints released from rest
   friction.setZero();
   direction.setZero();
+  // A frozen joint (event search, see the options) slides in its given direction.
+  auto frozen = [&](int k) { return options.frozen_direction != nullptr ? (*options.frozen_direction)[k] : 0.0; };
   for (int u = 0; u < n; ++u) {
     const Joint& joint = model.joints[u];
     data.joint_stuck[u] = joint.friction && friction_switches(*joint.friction) &&
-                          std::abs(v[joint.v_index]) <= options.rest_velocity;
+                          std::abs(v[joint.v_index]) <= options.rest_velocity && frozen(joint.v_index) == 0.0;
   }
   int stuck_worst = -1;
   double change = 0.0;
@@ -66,6 +68,15 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
       throw SolverError("forward dynamics with friction: the mass matrix is not positive definite");
     data.ddq = data.friction_rhs;
     data.friction_factor.solveInPlace(data.ddq);
+    if (!data.ddq.allFinite()) {  // overflow (huge efforts, velocities, loads): a solver failure, not bad input
+      Eigen::Index k = 0;
+      while (k + 1 < data.ddq.size() && std::isfinite(data.ddq[k])) ++k;
+      std::ostringstream message;
+      message << "forward dynamics with friction: the acceleration of joint '"
+              << model.joints[model.dof_body[static_cast<std::size_t>(k)]].name << "' (a[" << k
+              << "]) is not finite (the efforts, velocities or friction loads overflow)";
+      throw SolverError(message.str());
+    }
 
     // Normal loads at this acceleration (Algorithm 1 lines 6–7), then the friction (line 8).
     detail::stage_accelerations(model, data, data.ddq.data());  // only the acceleration level changes
@@ -93,6 +104,8 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
         const double rate = lugre_state_rate(f, normal, v[k], data.friction_state[k]);
         data.friction_state_rate[k] = rate;
         friction[k] = lugre_effort(f, normal, v[k], data.friction_state[k], rate);
+      } else if (friction_switches(f) && frozen(k) != 0.0) {  // eq. (42) / (52) with a held sign
+        friction[k] = friction_level(f, normal, v[k]) * frozen(k) + f.viscous * v[k];
       } else if (friction_switches(f) && std::abs(v[k]) <= options.rest_velocity) {
         // Released from rest: slips with the friction of v = 0, opposing its acceleration.
         if (data.ddq[k] * direction[k] < 0.0) {  // accelerating against its slip: sticks again

@@ -4,6 +4,7 @@
 #include "mechdyn/friction/friction_simulation.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "mechdyn/errors.hpp"
@@ -38,18 +39,28 @@ FrictionSimulation::FrictionSimulation(const Model& model, EffortFunction effort
   q0_ = VecX::Zero(nq), q1_ = VecX::Zero(nq);
   v0_ = VecX::Zero(nv), v1_ = VecX::Zero(nv);
   z0_ = VecX::Zero(nv), z1_ = VecX::Zero(nv);
+  frozen_ = VecX::Zero(nv);
   ExtendedDerivativeFunction derivative = [this](double t, const Eigen::Ref<const VecX>& q,
                                                  const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& z,
                                                  Eigen::Ref<VecX> a, Eigen::Ref<VecX> z_rate) {
     effort_(t, q, v, tau_);
-    friction_state_derivative(model_, data_, options_.solver, q, v, z, tau_, a, z_rate);
+    try {
+      friction_state_derivative(model_, data_, options_.solver, q, v, z, tau_, a, z_rate);
+    } catch (const SolverError& e) {  // say when
+      std::ostringstream message;
+      message.precision(17);
+      message << e.what() << " at t = " << t << " s";
+      throw SolverError(message.str());
+    }
   };
   if (options.adaptive) {
     DormandPrinceOptions dp = options.dormand_prince;
     dp.max_step = std::min(dp.max_step, options.step);
+    if (options.budget != nullptr) dp.budget = options.budget;
     dopri_ = std::make_unique<DormandPrinceIntegrator>(model, derivative, static_cast<int>(nv), dp);
   } else {
     rk4_ = std::make_unique<Rk4Integrator>(model, derivative, static_cast<int>(nv));
+    rk4_->set_budget(options.budget);
   }
 }
 
@@ -113,14 +124,41 @@ void FrictionSimulation::capture_resting_joints(double t, Eigen::Ref<VecX> q, Ei
     if (data_.joint_stuck[u]) v[model_.joints[u].v_index] = 0.0;
 }
 
+// Stick–slip event search. A trial step that crosses v_k = 0 under the switching law is
+// contaminated: its later Runge–Kutta stages already see the reversed friction, so the
+// zero of v_k(s) on such trials is first-order wrong in the step (issue 16, defect 11).
+// The search therefore integrates with every moving switching joint's friction direction
+// held (frozen_, FrictionSolverOptions::frozen_direction): before the first stop that is
+// exactly the true motion, and it is smooth through v_k = 0, so the Illinois iteration
+// converges to the stop of the actual dynamics to integration accuracy. At the located
+// time the joint's v_k is set to 0 and the switching law resumes.
 void FrictionSimulation::advance_chunk(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v,
                                        Eigen::Ref<VecX> z) {
+  struct Unfreeze {  // the switching law again when the search ends, also by an exception
+    FrictionSolverOptions& solver;
+    ~Unfreeze() { solver.frozen_direction = nullptr; }
+  };
   while (t < t_end) {
     q0_ = q, v0_ = v, z0_ = z;
     q1_ = q, v1_ = v, z1_ = z;
     integrate(t, t_end, q1_, v1_, z1_);
     int k = options_.locate_events ? first_reversal(v0_, v1_) : -1;
     if (k < 0) {
+      q = q1_, v = v1_, z = z1_;
+      return;
+    }
+    Unfreeze unfreeze{options_.solver};
+    frozen_.setZero();
+    for (const Joint& joint : model_.joints)
+      if (joint.friction && friction_switches(*joint.friction)) {
+        const double velocity = v0_[joint.v_index];
+        frozen_[joint.v_index] = velocity > 0.0 ? 1.0 : (velocity < 0.0 ? -1.0 : 0.0);
+      }
+    options_.solver.frozen_direction = &frozen_;
+    q1_ = q0_, v1_ = v0_, z1_ = z0_;
+    integrate(t, t_end, q1_, v1_, z1_);
+    k = first_reversal(v0_, v1_);
+    if (k < 0) {  // the held motion does not stop in this chunk: nor does the true one
       q = q1_, v = v1_, z = z1_;
       return;
     }
@@ -149,12 +187,13 @@ void FrictionSimulation::advance_chunk(double t, double t_end, Eigen::Ref<VecX> 
         side = 1;
       }
     }
-    // Take the state at hi (just past the reversal, |v_k| ≤ |q̈_k| · tolerance) and stop the joint.
+    // Take the held motion at hi (just past the stop, |v_k| ≤ |q̈_k| · tolerance) and stop the joint.
     q1_ = q0_, v1_ = v0_, z1_ = z0_;
     integrate(t, hi, q1_, v1_, z1_);
     v1_[k] = 0.0;
     q = q1_, v = v1_, z = z1_;
     t = hi;
+    last_event_time_ = hi;
     ++events_;
   }
 }

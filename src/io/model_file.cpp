@@ -21,6 +21,7 @@
 
 #include "flexible_block.hpp"
 #include "mechdyn/errors.hpp"
+#include "mechdyn/io/robot_files.hpp"
 
 namespace mechdyn {
 namespace {
@@ -127,6 +128,12 @@ class Reader {
   std::string text(const YAML::Node& node, const std::string& element) const {
     if (!node.IsScalar()) fail(element, "must be a name, got " + written(node), node);
     if (node.Scalar().empty()) fail(element, "must not be empty", node);
+    // Names end up in CSV headers, JSON keys' values and one-line messages: a newline, tab
+    // or other control character would split a line or a column there. (Commas and quotes
+    // are fine: the CSV writers quote per RFC 4180.)
+    for (const char c : node.Scalar())
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        fail(element, "must not contain control characters (newline, tab, ...), got " + quoted(node.Scalar()), node);
     return node.Scalar();
   }
 
@@ -175,6 +182,7 @@ class Reader {
   BodyPoint read_point(const YAML::Node& node, const std::string& element, const Model& model, bool ground_allowed,
                        bool only_body_and_point);
   Marker read_marker(const YAML::Node& node, int index, const Model& model);
+  void read_initial_configuration(const YAML::Node& node, Model& model);
 
   std::string source_;
   std::vector<std::string>* warnings_;
@@ -191,7 +199,7 @@ std::string indexed(const char* list, int index, const std::string& name) {
 
 Model Reader::read(const YAML::Node& root) {
   if (!root.IsDefined() || root.IsNull()) fail("document", "is empty; expected the keys mechdyn, name and bodies");
-  expect_map(root, "document", {"mechdyn", "name", "gravity", "bodies", "loops", "markers"});
+  expect_map(root, "document", {"mechdyn", "name", "gravity", "bodies", "loops", "markers", "initial_configuration"});
 
   Model model;
   const YAML::Node version = root["mechdyn"];
@@ -278,7 +286,35 @@ Model Reader::read(const YAML::Node& root) {
 
   io::check_flexible_points(root, model, source_);  // flexible_block.cpp
   finalize_model(model, source_);
+  if (root["initial_configuration"].IsDefined() && !root["initial_configuration"].IsNull())
+    read_initial_configuration(root["initial_configuration"], model);
   return model;
+}
+
+// `initial_configuration: [q...]` (docs/model-file.md): nq finite numbers in the order of
+// the coordinates; each quaternion of a spherical or free joint of norm 1 within 1e-6
+// (then renormalised exactly), as the command line requires of --q0.
+void Reader::read_initial_configuration(const YAML::Node& node, Model& model) {
+  const std::string element = "initial_configuration";
+  if (!node.IsSequence()) fail(element, "must be a list of nq = " + std::to_string(model.nq) + " numbers, got " + written(node), node);
+  if (static_cast<int>(node.size()) != model.nq)
+    fail(element, "has " + std::to_string(node.size()) + " numbers, the model has nq = " + std::to_string(model.nq) +
+                      " coordinates", node);
+  VecX q(model.nq);
+  for (int i = 0; i < model.nq; ++i) q[i] = number(node[i], element + "[" + std::to_string(i) + "]");
+  for (const Joint& joint : model.joints) {
+    const int first = joint.type == JointType::Spherical ? joint.q_index
+                      : joint.type == JointType::Free    ? joint.q_index + 3
+                                                         : -1;
+    if (first < 0) continue;
+    const double norm = q.segment<4>(first).norm();
+    if (!(std::abs(norm - 1.0) <= 1e-6))
+      fail(element + "[" + std::to_string(first) + ".." + std::to_string(first + 3) + "]",
+           "the quaternion of joint " + quoted(joint.name) + " has norm " + std::to_string(norm) +
+               "; it must be 1 within 1e-6", node);
+    q.segment<4>(first) /= norm;
+  }
+  model.initial_configuration = q;
 }
 
 void Reader::read_body(const YAML::Node& node, int index, Model& model) {
@@ -603,7 +639,11 @@ Model load_model_file(const std::string& path, std::vector<std::string>* warning
   std::ostringstream text;
   text << file.rdbuf();
   if (file.bad()) throw ModelError(path + ": file: read error");
-  return parse_model_string(text.str(), path, warnings);
+  // URDF, SDFormat and MJCF files load here too (io/robot_files.hpp), by extension or root element.
+  const std::string content = text.str();
+  const ModelFormat format = detect_model_format(path, content);
+  if (format != ModelFormat::Yaml) return load_model_from_string(content, format, path, {}, warnings);
+  return parse_model_string(content, path, warnings);
 }
 
 }  // namespace mechdyn

@@ -78,7 +78,10 @@ Data::Data(const Model& model) {
     constraint_rhs = VecX::Zero(rows);
     constraint_rhs_nv = VecX::Zero(nv);
     constraint_solution = VecX::Zero(std::max(na + rows, np));
-    mass_llt = Eigen::LLT<MatX>(nv);
+    // Factorise the identity rather than move-assign Eigen::LLT<MatX>(nv): that
+    // constructor leaves LLT's `info` uninitialised and the move reads it (UBSan: load of
+    // an invalid ComputationInfo). compute() sizes the factor and sets info = Success.
+    mass_llt.compute(MatX::Identity(nv, nv));
     factor_svd.resize(nv, rows);
     passive_svd.resize(rows, np);
     full_svd.resize(rows, nv);
@@ -106,8 +109,7 @@ Data::Data(const Model& model) {
   friction_rhs = VecX::Zero(nv);
   friction_direction = VecX::Zero(nv);
   friction_matrix = MatX::Identity(nv, nv);
-  friction_factor = Eigen::LLT<MatX>(nv);
-  friction_factor.compute(friction_matrix);
+  friction_factor.compute(friction_matrix);  // sized once; info defined (see mass_llt above)
   // ==== joint friction — end ====
 }
 

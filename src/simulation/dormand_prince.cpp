@@ -129,6 +129,7 @@ void DormandPrinceIntegrator::advance(double t, double t_end, Eigen::Ref<VecX> q
               << t << " s)";
       throw SolverError(message.str());
     }
+    if (options_.budget != nullptr) options_.budget->charge(t);
     if (!have_first_stage) derivative_.evaluate(t, x_, k_[0]);
     have_first_stage = true;
     if (step_ <= 0.0) step_ = initial_step(t, t_end);

@@ -46,6 +46,7 @@ void Rk4Integrator::step(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX
   if (q.size() != nq || v.size() != nv) throw InvalidArgument("rk4: q or v has the wrong size");
   if (z.size() != nz) throw InvalidArgument("rk4: the auxiliary state has the wrong size");
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidArgument("rk4: step size must be positive and finite");
+  if (budget_ != nullptr) budget_->charge(t);
   x_.head(nq) = q;
   x_.segment(nq, nv) = v;
   x_.tail(nz) = z;

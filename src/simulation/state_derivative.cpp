@@ -67,15 +67,49 @@ StateDerivative::StateDerivative(const Model& model, ExtendedDerivativeFunction 
   if (auxiliary_size < 0) throw InvalidArgument("state derivative: negative auxiliary state size");
 }
 
+namespace {
+// The joint of velocity coordinate k (for messages).
+const std::string& joint_of_velocity(const Model& model, Eigen::Index k) {
+  return model.joints[model.dof_body[static_cast<std::size_t>(k)]].name;
+}
+}  // namespace
+
 void StateDerivative::evaluate(double t, const Eigen::Ref<const VecX>& x, Eigen::Ref<VecX> x_rate) {
   const Eigen::Index nq = model_.nq, nv = model_.nv;
   const Eigen::Index nz = auxiliary_size_;
+  // A Runge–Kutta stage of a blowing-up motion can leave the finite range before the step
+  // ends: that is the integrator's failure (SolverError naming the time and the joint),
+  // not bad input for the algorithms the callback calls (which would say InvalidArgument).
+  if (!x.allFinite()) {
+    check_finite_state(model_, t, x.head(nq), x.segment(nq, nv));
+    std::ostringstream message;
+    message.precision(17);
+    message << "the auxiliary state (friction bristles) became non-finite at t = " << t << " s";
+    throw SolverError(message.str());
+  }
   configuration_rate_.evaluate(x.head(nq), x.segment(nq, nv), x_rate.head(nq));
   if (extended_)  // x = (q, v, z)
     extended_(t, x.head(nq), x.segment(nq, nv), x.tail(nz), x_rate.segment(nq, nv), x_rate.tail(nz));
   else
     acceleration_(t, x.head(nq), x.tail(nv), x_rate.tail(nv));
   ++evaluations_;
+  if (!x_rate.allFinite()) {
+    std::ostringstream message;
+    message.precision(17);
+    for (Eigen::Index k = 0; k < nv; ++k)
+      if (!std::isfinite(x_rate[nq + k])) {
+        message << "the acceleration became non-finite at t = " << t << " s: a[" << k << "] (joint '"
+                << joint_of_velocity(model_, k) << "')";
+        throw SolverError(message.str());
+      }
+    for (Eigen::Index i = 0; i < nq; ++i)
+      if (!std::isfinite(x_rate[i])) {
+        message << "the configuration rate became non-finite at t = " << t << " s: q'[" << i << "]";
+        throw SolverError(message.str());
+      }
+    message << "the rate of the auxiliary state (friction bristles) became non-finite at t = " << t << " s";
+    throw SolverError(message.str());
+  }
 }
 
 }  // namespace mechdyn

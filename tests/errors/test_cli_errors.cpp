@@ -142,7 +142,15 @@ bodies:
   const std::string csv = temporary_path("diverged.csv");
   expect_failure("simulate " + model + " --tau 1e308 --duration 10 --step 1 --output " + csv, "t = ", 3);
   EXPECT_EQ(std::fopen(csv.c_str(), "r"), nullptr) << "a partial CSV was left behind";
-  expect_failure("simulate " + model + " --tau 1e308 --duration 10 --step 1 --integrator dopri5", "t = ", 3);
+  // Without --output the rows stream to stdout (docs/cli.md): only whole rows from before
+  // the failure, none with a non-finite number; then status 3 and one line.
+  const CliResult streamed = run_cli("simulate " + model + " --tau 1e308 --duration 10 --step 1 --integrator dopri5");
+  EXPECT_EQ(streamed.status, 3);
+  EXPECT_EQ(streamed.err.find('\n'), streamed.err.size() - 1) << streamed.err;
+  EXPECT_NE(streamed.err.find("t = "), std::string::npos) << streamed.err;
+  EXPECT_TRUE(streamed.out.empty() || streamed.out.back() == '\n');
+  EXPECT_EQ(streamed.out.find("inf"), std::string::npos) << streamed.out;
+  EXPECT_EQ(streamed.out.find("nan"), std::string::npos) << streamed.out;
 }
 
 // Bug caught: an unwritable output path crashing after the simulation ran.

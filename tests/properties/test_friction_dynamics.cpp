@@ -157,7 +157,7 @@ TEST(FrictionDynamics, NoAllocationInEvaluation) {
   });
   EXPECT_EQ(seen, 0);
 #else
-  GTEST_SKIP() << "allocation counting needs glibc";
+  GTEST_SKIP() << "allocation counting needs glibc and no sanitizer (allocation_probe.hpp)";
 #endif
 }
 

@@ -88,6 +88,45 @@ TEST(FrictionClosedForm, InclineSlidesWithAnalyticAcceleration) {
   }
 }
 
+// Issue 16, defect 11: a block thrown up a 35° incline with Coulomb friction μ = 0.3
+// (normal load m g cos θ from the reaction, `load`), v0 = 2 m/s along the slope.
+// Closed form (constant forces on each branch, so the motion is piecewise quadratic):
+//   up:    a1 = −g (sin θ + μ cos θ), stop at t_s = v0 / g (sin θ + μ cos θ),
+//          x_s = v0² / (2 g (sin θ + μ cos θ));
+//   then, as tan θ = 0.70 > μ (static = kinetic), it slides back:
+//          a2 = −g (sin θ − μ cos θ), x(t) = x_s + a2 (t − t_s)² / 2, v(t) = a2 (t − t_s).
+// RK4 is exact on each quadratic branch, so the located stop and the motion after it must
+// match to round-off: the event search must not bracket the zero of a trial step whose
+// later stages already use the reversed friction (that placed the stop 9e-5 s late at a
+// 1 ms step, a first-order error, and left a lasting velocity error of 3e-4 m/s).
+// Catches: a contaminated event search (either integrator), the stop reset at the wrong
+// time, friction reversed before the stop.
+TEST(FrictionClosedForm, InclineStopTimeAndMotionAroundTheStick) {
+  const double theta = 35.0 * M_PI / 180.0, mu = 0.3, v0 = 2.0;
+  const double up = kG * (std::sin(theta) + mu * std::cos(theta));
+  const double down = kG * (std::sin(theta) - mu * std::cos(theta));
+  const double stop = v0 / up, peak = v0 * v0 / (2.0 * up);
+  for (bool adaptive : {false, true}) {
+    SCOPED_TRACE(adaptive ? "dopri5" : "rk4");
+    const Model model = incline(theta, FrictionModel::CoulombViscous, mu, mu);
+    FrictionSimulation simulation = unforced(model, adaptive, 1e-3);
+    VecX q = VecX::Zero(1), v = VecX::Constant(1, v0), z = VecX::Zero(1);
+    // Before the stop (t = 0.2 s, outside any event): the up branch.
+    simulation.advance(0.0, 0.2, q, v, z);
+    EXPECT_NEAR(v[0], v0 - up * 0.2, 1e-12);
+    EXPECT_NEAR(q[0], v0 * 0.2 - 0.5 * up * 0.04, 1e-12);
+    EXPECT_EQ(simulation.events(), 0);
+    // Across the stop, to t = 1 s: one event, at t_s, then the down branch.
+    for (int k = 0; k < 80; ++k) simulation.advance(0.2 + k * 0.01, 0.2 + (k + 1) * 0.01, q, v, z);
+    ASSERT_EQ(simulation.events(), 1);
+    EXPECT_NEAR(simulation.last_event_time(), stop, 1e-12) << "stop located " << simulation.last_event_time() - stop
+                                                            << " s from the closed form";
+    const double after = 1.0 - stop;
+    EXPECT_NEAR(v[0], -down * after, 1e-11);
+    EXPECT_NEAR(q[0], peak - 0.5 * down * after * after, 1e-11);
+  }
+}
+
 // A block on a horizontal prismatic joint (g along −z, normal m g), pushed by τ = c t:
 // it must stay put until c t = μ_s m g, then slide. Catches: break-away at the Coulomb
 // level, or never.

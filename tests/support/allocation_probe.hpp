@@ -5,11 +5,26 @@
 // Eigen temporaries (Eigen calls std::malloc), std::vector growth and std::string
 // (operator new calls malloc) all end here. Include this header in exactly ONE
 // translation unit of a test executable (every test file is its own executable).
+//
+// Under AddressSanitizer, ThreadSanitizer or MemorySanitizer the sanitizer's runtime owns
+// malloc (it interposes it to track every block); a second interposer that forwards to
+// __libc_malloc would hand the sanitizer blocks it never saw ("attempting free on address
+// which was not malloc()-ed"). There the counter is off (count_allocations returns −1 and
+// the zero-allocation tests skip their counts, scripts/test-sanitizers.sh); Eigen's own
+// EIGEN_RUNTIME_NO_MALLOC check (no_malloc_probe.hpp) still runs.
 #pragma once
 
 #include <cstddef>
 
-#if defined(__GLIBC__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MECHDYN_SANITIZER_OWNS_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define MECHDYN_SANITIZER_OWNS_MALLOC 1
+#endif
+#endif
+
+#if defined(__GLIBC__) && !defined(MECHDYN_SANITIZER_OWNS_MALLOC)
 #define MECHDYN_COUNT_ALLOCATIONS 1
 namespace mechdyn::testing::allocation_probe {
 inline thread_local bool counting = false;  // trivially initialised: static TLS, no allocation
@@ -58,7 +73,7 @@ int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
 namespace mechdyn::testing {
 
 /// Heap allocations of the calling thread while `work()` runs; −1 where the
-/// interposer is unavailable (not glibc).
+/// interposer is unavailable (not glibc, or a sanitizer build).
 template <typename Work>
 long count_allocations(Work&& work) {
 #if MECHDYN_COUNT_ALLOCATIONS

@@ -42,6 +42,12 @@ struct FrictionSolverOptions {
   double tolerance = 1e-12;    // on ‖Δτ_f‖∞ relative to 1 + ‖τ_f‖∞
   int max_iterations = 100;    // fixed-point iterations (stick-set changes included)
   double rest_velocity = 0.0;  // |v| ≤ this: a switching joint is at rest (stick candidate)
+  // Event search of friction_simulation.hpp: nv entries; a switching joint whose entry is
+  // ±1 slides in that direction whatever the sign of its v (friction level(|v|) · direction
+  // + k_v v, never a stick candidate): the smooth continuation of its motion through v = 0,
+  // so that a Runge–Kutta step across the stop does not mix the two friction branches.
+  // nullptr (default) or 0 entries: the normal switching law.
+  const VecX* frozen_direction = nullptr;
 };
 
 /// q̈ with friction into data.ddq (returned); also data.friction_effort, data.joint_stuck,

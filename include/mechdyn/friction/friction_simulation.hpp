@@ -15,8 +15,12 @@
 // Illinois variant of regula falsi (each trial re-integrates from the start of the step
 // to the trial time) to within event_time_tolerance, the state is taken there, v_k is set
 // to exactly 0, and the integration resumes from that time: the joint then sticks or
-// slips back as forward dynamics decides. Error bound: the velocity reset changes v_k by
-// at most |q̈_k| · event_time_tolerance.
+// slips back as forward dynamics decides. During the search every moving switching
+// joint's friction direction is held at its sign at the step start (the smooth
+// continuation of the motion; FrictionSolverOptions::frozen_direction), so no trial mixes
+// the two friction branches and the located time is the stop of the true motion to the
+// integrator's accuracy (closed-form incline: 1e-12 s, tests/reference). Error bound: the
+// velocity reset changes v_k by at most |q̈_k| · event_time_tolerance.
 // Rest band: within a step the adaptive integrator may reach v_k ≈ 0 without a sign
 // change at the step end (the Filippov sliding of a sign function); forward dynamics
 // therefore counts |v_k| ≤ solver.rest_velocity (1e-9) as rest, and after each chunk a
@@ -28,6 +32,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 
 #include "mechdyn/friction/forward_dynamics_with_friction.hpp"
@@ -55,6 +60,7 @@ struct FrictionSimulationOptions {
   bool locate_events = true;             // velocity-reversal events (see above)
   double event_time_tolerance = 1e-12;   // s: width of the bracket around a located reversal
   int max_event_iterations = 100;
+  IntegrationBudget* budget = nullptr;   // charged by every step, event searches included (not owned)
 };
 
 class FrictionSimulation {
@@ -66,6 +72,8 @@ class FrictionSimulation {
 
   /// Number of located velocity-reversal events so far.
   int events() const { return events_; }
+  /// Time of the last located reversal (s); NaN before the first.
+  double last_event_time() const { return last_event_time_; }
   int evaluations() const;
 
  private:
@@ -82,7 +90,9 @@ class FrictionSimulation {
   std::unique_ptr<Rk4Integrator> rk4_;
   std::unique_ptr<DormandPrinceIntegrator> dopri_;
   VecX q0_, v0_, z0_, q1_, v1_, z1_;
+  VecX frozen_;  // friction directions held during an event search (see advance_chunk)
   int events_ = 0;
+  double last_event_time_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// The derivative (v̇, ż) with friction for the extended state: effort τ_d(t, q, v), then

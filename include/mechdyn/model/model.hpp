@@ -68,6 +68,9 @@ struct Model {
   std::vector<Joint> joints;       // joints[i] attaches bodies[i] to its parent
   std::vector<Loop> loops;
   std::vector<Marker> markers;
+  VecX initial_configuration;  // optional (model file key `initial_configuration`, nq numbers):
+                               // where a simulation starts without a given q0 (for loops: the
+                               // assembly's first guess); empty: neutral_configuration()
 
   // ---- derived by finalize_model ------------------------------------------
   int nq = 0;  // configuration size

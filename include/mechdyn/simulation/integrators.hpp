@@ -14,7 +14,10 @@
 //                            norm and step-size control of Hairer I §II.4, eqs. (4.11)–(4.13).
 //                            `advance` reaches the requested end time exactly.
 // After every accepted step the quaternions of spherical and free joints are
-// renormalised, and a non-finite state is a SolverError naming the time.
+// renormalised, and a non-finite state is a SolverError naming the time. A stage state or
+// a derivative that is not finite (a numerical blow-up) is a SolverError naming the time
+// and the joint, raised before any algorithm sees it. An IntegrationBudget shared by the
+// integrators of a run bounds its total number of steps (integration_budget.hpp).
 // Every workspace is allocated in the constructor; stepping allocates nothing
 // (as long as the callback allocates nothing).
 #pragma once
@@ -25,6 +28,7 @@
 
 #include "mechdyn/math/types.hpp"
 #include "mechdyn/model/model.hpp"
+#include "mechdyn/simulation/integration_budget.hpp"
 
 namespace mechdyn {
 
@@ -96,7 +100,11 @@ class Rk4Integrator {
 
   int evaluations() const { return derivative_.evaluations(); }
 
+  /// Every step charges `budget` (not owned; nullptr: no budget).
+  void set_budget(IntegrationBudget* budget) { budget_ = budget; }
+
  private:
+  IntegrationBudget* budget_ = nullptr;
   StateDerivative derivative_;
   VecX x_, stage_, k1_, k2_, k3_, k4_;
   VecX no_auxiliary_;  // empty z for the (q, v) interface
@@ -112,6 +120,7 @@ struct DormandPrinceOptions {
   double min_factor = 0.2;            // facmin
   double max_factor = 5.0;            // facmax
   long max_steps = 10000000;          // per advance call, accepted + rejected
+  IntegrationBudget* budget = nullptr;  // shared by a run: every step attempt charges it (not owned)
 };
 
 /// Adaptive Dormand–Prince 5(4).

@@ -161,6 +161,9 @@ inline void rotational_axis(const Vec3& n, const Vec3& origin, Vec6& axis) {
 }
 
 /// |x − n nᵀ x|: the part of x orthogonal to the unit vector n.
-inline double off_axis(const Vec3& n, const Vec3& x) { return (x - n * n.dot(x)).norm(); }
+// |x| without overflow: a reaction with finite components whose squared norm overflows
+// (issue 16, defect 3) still has a finite magnitude.
+inline double magnitude(const Vec3& x) { return std::hypot(x[0], x[1], x[2]); }
+inline double off_axis(const Vec3& n, const Vec3& x) { return magnitude(x - n * n.dot(x)); }
 
 }  // namespace mechdyn::joint_kinds

@@ -39,7 +39,7 @@ struct Fixed : EuclideanCoordinates<0>, IdentityRotation {
   static void project(const Joint&, const Vec6*, const Vec6&, double*) {}
 
   static ReactionSplit split_reaction(const Joint&, const Vec6*, const Vec3& force, const Vec3& torque) {
-    return {torque.norm(), force.norm(), 0.0};
+    return {magnitude(torque), magnitude(force), 0.0};
   }
 };
 

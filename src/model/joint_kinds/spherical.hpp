@@ -72,7 +72,7 @@ struct Spherical : GeneralRotation {
   }
 
   static ReactionSplit split_reaction(const Joint&, const Vec6*, const Vec3& force, const Vec3&) {
-    return {0.0, force.norm(), 0.0};
+    return {0.0, magnitude(force), 0.0};
   }
 };
 

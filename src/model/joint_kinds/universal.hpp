@@ -65,8 +65,8 @@ struct Universal : EuclideanCoordinates<2>, GeneralRotation {
 
   static ReactionSplit split_reaction(const Joint&, const Vec6* axes, const Vec3& force, const Vec3& torque) {
     const Vec3 normal = Vec3(axes[0].head<3>()).cross(Vec3(axes[1].head<3>()));
-    const double length = normal.norm();
-    return {length > 0.0 ? std::abs(normal.dot(torque)) / length : 0.0, force.norm(), 0.0};
+    const double length = magnitude(normal);
+    return {length > 0.0 ? std::abs(normal.dot(torque)) / length : 0.0, magnitude(force), 0.0};
   }
 };
 

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang-14 with AddressSanitizer + UBSan) and runs each
+# for SECONDS on a working copy of its committed seed corpus (fuzz/corpus/<target>/, read
+# only). A crash, a sanitizer report, a timeout (10 s per input) or an out-of-memory input
+# (2 GB) stops the script with a non-zero status; the input is saved under
+# build-fuzz/artifacts/. docs/testing.md, "Fuzzing".
+#   bash scripts/fuzz.sh               # 10 s per target (what .ci/run runs)
+#   bash scripts/fuzz.sh 3600          # an hour per target, on demand
+#   bash scripts/fuzz.sh 600 eval      # one target
+# Reproduce a crash: build-fuzz/fuzz/fuzz_<target> build-fuzz/artifacts/<file>
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(model_reader scenario_reader number_lists eval)
+jobs=$(nproc 2>/dev/null || echo 2)
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_FUZZERS=ON > /dev/null
+cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
+mkdir -p build-fuzz/artifacts
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+for target in "${targets[@]}"; do
+  work="build-fuzz/corpus/$target"
+  mkdir -p "$work"
+  start=$(date +%s)
+  build-fuzz/fuzz/fuzz_"$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+    -artifact_prefix="build-fuzz/artifacts/$target-" -print_final_stats=1 \
+    "$work" "fuzz/corpus/$target" 2> "build-fuzz/$target.log" || {
+      tail -n 60 "build-fuzz/$target.log"
+      echo "fuzz: $target FAILED (log build-fuzz/$target.log, input build-fuzz/artifacts/)" >&2
+      exit 1
+    }
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/$target.log" | grep -o '[0-9]*$' || echo '?')
+  echo "fuzz: $target ran clean for $(( $(date +%s) - start )) s ($runs inputs)"
+done

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The test suite under the sanitizers (docs/testing.md), called by .ci/run after the
+# README's test command:
+#   1. build-asan: the library, the CLI and every test with AddressSanitizer +
+#      UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: any UB fails the test), -O1;
+#      runs the whole ctest suite but install_package (a packaging check that rebuilds the
+#      library without sanitizers: nothing for them to see);
+#   2. build-tsan: the library and the multi-threaded tests with ThreadSanitizer; runs them.
+# No benchmarks (they time code; sanitized timings mean nothing). GCC, as the Release build.
+# The zero-allocation counter is off under ASan/TSan (tests/support/allocation_probe.hpp).
+# Usage: bash scripts/test-sanitizers.sh [asan|tsan|all]   (default all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which="${1:-all}"
+jobs=$(nproc 2>/dev/null || echo 2)
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+seconds() { date +%s; }
+
+if [ "$which" = all ] || [ "$which" = asan ]; then
+  start=$(seconds)
+  flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" \
+    -DMECHDYN_BUILD_BENCHMARKS=OFF > /dev/null
+  cmake --build build-asan -j"$jobs"
+  built=$(seconds)
+  # detect_leaks: a leak fails the test; halt_on_error with the -fno-sanitize-recover above.
+  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" -E '^install_package$'
+  echo "sanitizers: asan+ubsan build $((built - start)) s, suite $(( $(seconds) - built )) s"
+fi
+
+if [ "$which" = all ] || [ "$which" = tsan ]; then
+  start=$(seconds)
+  flags="-fsanitize=thread -fno-omit-frame-pointer"
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
+    -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_APPS=OFF > /dev/null
+  # The tests that start threads (grep -l std::thread tests/): two Data on one Model.
+  threaded=$(grep -l 'std::thread' tests/*/*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
+  # shellcheck disable=SC2086
+  cmake --build build-tsan -j"$jobs" --target $threaded
+  built=$(seconds)
+  for t in $threaded; do
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "build-tsan/tests/$t"
+  done
+  echo "sanitizers: tsan build $((built - start)) s, threaded tests ($threaded) $(( $(seconds) - built )) s"
+fi
