@@ -130,6 +130,18 @@ std::string format_number(double value) {
   return buffer;
 }
 
+std::string resolve_method(const std::string& requested, const Model& model) {
+  if (requested != "auto") return requested;
+  return model.nv <= kAutoExplicitMaxDofs ? "explicit" : "recursive";
+}
+
+std::string describe_method(const std::string& requested, const Model& model) {
+  const std::string method = resolve_method(requested, model);
+  if (requested != "auto") return method + " (--method " + requested + ")";
+  return method + " (auto: nv = " + std::to_string(model.nv) + (method == "explicit" ? " <= " : " > ") +
+         std::to_string(kAutoExplicitMaxDofs) + ")";
+}
+
 long output_intervals(double duration, double step) {
   return duration == 0.0 ? 0 : std::max(1L, static_cast<long>(std::ceil(duration / step * (1.0 - 1e-12))));
 }

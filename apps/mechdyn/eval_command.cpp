@@ -1,5 +1,19 @@
 // mechdyn eval: every dynamic quantity of a model at one state, per the contract
 // ../shared/spec/eval-json.md (keys, shapes, 17 significant digits, exit status 2).
+//
+// Which algorithm computes what, and its order (docs/cli.md, "Which method"), n bodies,
+// nv coordinates, d the tree's depth:
+//   method explicit (--method auto while nv <= 16): M explicit_mass_matrix O(nv·d), held
+//     (nv × nv); h, g explicit_bias_force O(n); tau explicit_inverse_dynamics O(nv·d);
+//     a explicit_forward_dynamics O(Σ d²) (Lᵀ D L of the held M).
+//   method recursive (auto above 16): M row by row from CRBA's column forces
+//     (dynamics/mass_matrix_rows.hpp), never held: O(n) memory, O(nv) per printed row;
+//     h = rnea(q, v, 0), g = rnea(q, 0, 0), tau = rnea O(n); a = aba O(n).
+//   both: body poses forward_kinematics O(n); reactions joint_reactions O(n); joint
+//     loads and friction inverse_dynamics_with_friction O(n); loops: residual and J
+//     (rows × nv).
+// So with the recursive method everything but M is O(n), and M costs what printing its
+// nv² numbers costs, in O(n) memory (Data made with no dense workspace).
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -9,12 +23,12 @@
 #include "common.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/dynamics/aba.hpp"
-#include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
+#include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
@@ -29,7 +43,7 @@ struct EvalOptions {
   std::string q, v, a, tau;
   bool has_q = false, has_v = false, has_a = false, has_tau = false;
   bool json = false;
-  std::string method = "explicit";
+  std::string method = "auto";
 };
 
 // ---- text output --------------------------------------------------------------------
@@ -56,22 +70,25 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq") : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "--q");
   const VecX v = o.has_v ? parse_number_list(o.v, "--v", model.nv, "nv") : VecX::Zero(model.nv);
-  const bool recursive = o.method == "recursive";
+  const bool recursive = resolve_method(o.method, model) == "recursive";
 
-  Data data(model);
+  // The explicit method holds M (and its factor for --tau); the recursive one no nv × nv
+  // matrix at all (model/data.hpp, DenseWorkspace).
+  Data data(model, recursive ? DenseWorkspace::None
+                             : DenseWorkspace::MassMatrix |
+                                   (o.has_tau ? DenseWorkspace::MassMatrixFactor : DenseWorkspace::None));
   const VecX zero = VecX::Zero(model.nv);
-  MatX mass_matrix;
+  MatX mass_matrix;  // explicit method only; the recursive one prints M row by row below
   VecX bias, gravity;
   if (recursive) {
-    mass_matrix = crba(model, data, q);
     bias = rnea(model, data, q, v, zero);
     gravity = rnea(model, data, q, zero, zero);
   } else {
     mass_matrix = explicit_mass_matrix(model, data, q);
     bias = explicit_bias_force(model, data, q, v);
     gravity = data.gravity_force;
+    check_finite(mass_matrix, "the mass matrix");
   }
-  check_finite(mass_matrix, "the mass matrix");
   check_finite(bias, "the bias force");
   check_finite(gravity, "the gravity force");
 
@@ -115,7 +132,27 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     check_finite(loop_residual, "the loop residual");
     check_finite(loop_jacobian, "the loop Jacobian");
   }
-  forward_kinematics(model, data, q);  // body poses last: the algorithms above overwrite data
+  // Body poses last (the algorithms above overwrite Data's kinematics). The recursive
+  // method's M rows come from CRBA's column forces at q (composite_forces runs the same
+  // position kinematics); each row is formed twice — checked here, printed below — which
+  // costs far less than printing it.
+  VecX mass_row;
+  if (recursive) {
+    composite_forces(model, data, q);
+    mass_row = VecX::Zero(model.nv);
+    for (int i = 0; i < model.nv; ++i) {
+      mass_matrix_row(model, data, i, mass_row);
+      if (!mass_row.allFinite()) check_finite(mass_row.transpose(), "the mass matrix row " + std::to_string(i));
+    }
+  } else {
+    forward_kinematics(model, data, q);
+  }
+  // Row i of M, from whichever method holds it.
+  auto mass_matrix_row_at = [&](int i) -> const VecX& {
+    if (recursive) mass_matrix_row(model, data, i, mass_row);
+    else mass_row = mass_matrix.row(i).transpose();
+    return mass_row;
+  };
 
   // Every printed number is checked before anything is printed, in one place, so that
   // the JSON and the text output refuse the same states with the same message (status 3
@@ -139,6 +176,7 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     json.begin_object();
     json.key("nq"), json.integer(model.nq);
     json.key("nv"), json.integer(model.nv);
+    json.key("method"), json.string(recursive ? "recursive" : "explicit");  // beyond the contract: docs/cli.md
     json.key("coordinates");
     json.begin_array();
     for (const Joint& j : model.joints) {
@@ -151,7 +189,10 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       json.end_object();
     }
     json.end_array();
-    json.key("mass_matrix"), json.matrix(mass_matrix);
+    json.key("mass_matrix");
+    json.begin_array();  // streamed row by row: no nv × nv matrix is held for the recursive method
+    for (int i = 0; i < model.nv; ++i) json.vector(mass_matrix_row_at(i));
+    json.end_array();
     json.key("bias"), json.vector(bias);
     json.key("gravity"), json.vector(gravity);
     json.key("body_poses");
@@ -225,11 +266,13 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   // Readable text, streamed.
   std::ostream& out = stdout_stream;
   const std::vector<CoordinateLabel> vlabels = velocity_labels(model);
-  out << "model " << model.name << ": nq = " << model.nq << ", nv = " << model.nv << ", method " << o.method << "\n";
+  out << "model " << model.name << ": nq = " << model.nq << ", nv = " << model.nv << ", method "
+      << describe_method(o.method, model) << "\n";
   out << "mass matrix M(q):\n";
-  for (Eigen::Index r = 0; r < mass_matrix.rows(); ++r) {
+  for (int r = 0; r < model.nv; ++r) {
+    const VecX& row = mass_matrix_row_at(r);
     out << "  ";
-    for (Eigen::Index c = 0; c < mass_matrix.cols(); ++c) out << fixed(mass_matrix(r, c)) << (c + 1 < mass_matrix.cols() ? " " : "");
+    for (Eigen::Index c = 0; c < row.size(); ++c) out << fixed(row[c]) << (c + 1 < row.size() ? " " : "");
     out << "\n";
   }
   text_vector(out, "bias h(q, v):", vlabels, bias);
@@ -284,8 +327,9 @@ void add_eval_command(CLI::App& app, CommandRunner& selected) {
   CLI::Option* a = sub->add_option("--a", o->a, "accelerations: nv numbers; prints tau and reactions");
   CLI::Option* tau = sub->add_option("--tau", o->tau, "efforts: nv numbers; prints the forward-dynamics a");
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/eval-json.md)");
-  sub->add_option("--method", o->method, "explicit (default) or recursive (CRBA, RNEA, ABA)")
-      ->check(CLI::IsMember({"explicit", "recursive"}));
+  sub->add_option("--method", o->method,
+                  "auto (default: explicit while nv <= 16, else recursive), explicit, or recursive (CRBA, RNEA, ABA)")
+      ->check(CLI::IsMember({"auto", "explicit", "recursive"}));
   sub->footer(
       "Examples:\n"
       "  mechdyn eval examples/models/five_axis_tree.yaml --q 0.1,-0.2,0.3,0.05,0.5 --v 0,0,0,0,0\n"

@@ -74,6 +74,7 @@ const VecX& closed_chain_inverse_dynamics(const Model& model, Data& data, Eigen:
     const Eigen::Ref<const VecX> qc(q), vc(v), ac(a);
     check_state(model, qc, &vc, &ac);
   }
+  data.reserve(model, DenseWorkspace::ClosedChains);  // only in a Data made without it
   // 1. assembly; leaves J_p factorised at the solution and checks it is not singular.
   assemble(model, data, q, options.assembly);
   const Eigen::Index np = static_cast<Eigen::Index>(data.passive_dofs.size());

@@ -15,6 +15,7 @@ const VecX& constrained_forward_dynamics(const Model& model, Data& data, const E
                                          const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& tau,
                                          const ConstrainedDynamicsOptions& options) {
   check_state(model, q, &v, &tau, "tau");
+  data.reserve(model, DenseWorkspace::MassMatrix | DenseWorkspace::ClosedChains);  // only in a Data made without them
   const Eigen::Index rows = model.num_loop_rows;
   // h(q, v) = RNEA(q, v, 0) (EC eqs. 19–22).
   data.constraint_rhs_nv.setZero();

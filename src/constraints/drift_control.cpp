@@ -13,6 +13,7 @@ namespace mechdyn {
 
 double project_positions(const Model& model, Data& data, Eigen::Ref<VecX> q, const ProjectionOptions& options) {
   if (model.num_loop_rows == 0) return 0.0;
+  data.reserve(model, DenseWorkspace::ClosedChains);  // only in a Data made without it
   loop_closure(model, data, q);
   double norm = data.loop_residual.lpNorm<Eigen::Infinity>();
   for (int iteration = 0; norm > options.tolerance; ++iteration) {
@@ -36,6 +37,7 @@ double project_velocities(const Model& model, Data& data, const Eigen::Ref<const
                           const ProjectionOptions& options) {
   const Eigen::Index rows = model.num_loop_rows;
   if (rows == 0) return 0.0;
+  data.reserve(model, DenseWorkspace::MassMatrix | DenseWorkspace::ClosedChains);  // only in a Data made without them
   loop_closure(model, data, q);
   crba(model, data, q);
   data.mass_llt.compute(data.mass_matrix);

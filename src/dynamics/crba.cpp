@@ -33,6 +33,7 @@ const MatX& crba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
 }
 
 const MatX& detail::crba_from_kinematics(const Model& model, Data& data) {
+  data.reserve(model, DenseWorkspace::MassMatrix);  // allocates only in a Data made without it
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
     const Body& body = model.bodies[i];

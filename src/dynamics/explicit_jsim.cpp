@@ -46,6 +46,7 @@ const MatX& explicit_mass_matrix(const Model& model, Data& data, const Eigen::Re
 }
 
 void detail::explicit_mass_matrix_from_kinematics(const Model& model, Data& data) {
+  data.reserve(model, DenseWorkspace::MassMatrix);  // allocates only in a Data made without it
   const int n = model.num_bodies();
 
   // S_u = Σ_{l∈uL} (m_l, m_l c_l, J_l − m_l c̃_l c̃_l), children before parents.
@@ -75,6 +76,7 @@ void detail::explicit_mass_matrix_from_kinematics(const Model& model, Data& data
 
 const MatX& explicit_mass_matrix_direct(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   check_state(model, q);
+  data.reserve(model, DenseWorkspace::MassMatrix);
   forward_kinematics(model, data, q);
 
   MatX& mass_matrix = data.mass_matrix;

@@ -16,7 +16,7 @@ inline void check_data_fits(const Model& model, const Data& data, const char* al
   const std::size_t bodies = static_cast<std::size_t>(model.num_bodies());
   const Eigen::Index nv = model.nv;
   if (data.rotation.size() != bodies || data.motion_axis.size() != static_cast<std::size_t>(nv) ||
-      data.aba_d_inverse.size() != bodies || data.mass_matrix.rows() != nv || data.mass_matrix.cols() != nv ||
+      data.aba_d_inverse.size() != bodies || data.composite_force.size() != static_cast<std::size_t>(nv) ||
       data.tau.size() != nv || data.ddq.size() != nv || data.aba_u.size() != nv)
     throw InvalidArgument(std::string(algorithm) + ": data was not built for model '" + model.name + "' (" +
                           std::to_string(bodies) + " bodies, nv = " + std::to_string(nv) + ")");

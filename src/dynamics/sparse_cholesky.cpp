@@ -30,6 +30,7 @@ void factor_mass_matrix(const Model& model, Data& data) {
     throw InvalidArgument("mass matrix is " + std::to_string(data.mass_matrix.rows()) + " x " +
                           std::to_string(data.mass_matrix.cols()) + ", the model needs " +
                           std::to_string(model.nv) + " x " + std::to_string(model.nv));
+  data.reserve(model, DenseWorkspace::MassMatrixFactor);  // allocates only in a Data made without it
   MatX& h = data.mass_matrix_factor;
   h = data.mass_matrix;  // same size: no allocation
   const std::vector<int>& parent = model.dof_parent;
@@ -82,6 +83,8 @@ void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x)
   if (x.size() != model.nv)
     throw InvalidArgument("right-hand side has " + std::to_string(x.size()) + " numbers, the model needs " +
                           std::to_string(model.nv));
+  if (data.mass_matrix_factor.rows() != model.nv)
+    throw InvalidArgument("solve_mass_matrix: data holds no factor of M (run factor_mass_matrix first)");
   const MatX& l = data.mass_matrix_factor;
   const std::vector<int>& parent = model.dof_parent;
   // L_ij is read as its upper copy l(j, i): down column i, contiguous.

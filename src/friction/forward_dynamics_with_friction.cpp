@@ -29,6 +29,7 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
                                            const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& tau,
                                            const FrictionSolverOptions& options) {
   check_state(model, q, &v, &tau, "tau");
+  data.reserve(model, DenseWorkspace::MassMatrix | DenseWorkspace::Friction);  // only in a Data made without them
   explicit_mass_matrix(model, data, q);  // M (EJ eqs. 30–37)
   explicit_bias_force(model, data, q, v);  // h (EC eqs. 21–22)
   const int n = model.num_bodies();
