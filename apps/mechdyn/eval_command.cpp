@@ -78,16 +78,30 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
                              : DenseWorkspace::MassMatrix |
                                    (o.has_tau ? DenseWorkspace::MassMatrixFactor : DenseWorkspace::None));
   const VecX zero = VecX::Zero(model.nv);
-  MatX mass_matrix;  // explicit method only; the recursive one prints M row by row below
+  // M is never copied: the explicit method leaves it in data.mass_matrix, the recursive
+  // one leaves CRBA's column forces, from which any row is formed (mass_matrix_rows.hpp).
+  // prepare_mass_matrix runs twice — first to check every entry, last (after the other
+  // algorithms have reused Data) to print from; both leave the position kinematics at q,
+  // i.e. the body poses. Forming M twice costs far less than printing it.
+  VecX mass_row = VecX::Zero(model.nv);
+  auto prepare_mass_matrix = [&] {
+    if (recursive) composite_forces(model, data, q);
+    else explicit_mass_matrix(model, data, q);
+  };
+  auto mass_matrix_row_at = [&](int i) -> const VecX& {  // row i of M, after prepare_mass_matrix
+    if (recursive) mass_matrix_row(model, data, i, mass_row);
+    else mass_row = data.mass_matrix.row(i).transpose();
+    return mass_row;
+  };
+  prepare_mass_matrix();
+  for (int i = 0; i < model.nv; ++i) check_finite(mass_matrix_row_at(i), "the mass matrix[" + std::to_string(i) + "]");
   VecX bias, gravity;
   if (recursive) {
     bias = rnea(model, data, q, v, zero);
     gravity = rnea(model, data, q, zero, zero);
   } else {
-    mass_matrix = explicit_mass_matrix(model, data, q);
     bias = explicit_bias_force(model, data, q, v);
     gravity = data.gravity_force;
-    check_finite(mass_matrix, "the mass matrix");
   }
   check_finite(bias, "the bias force");
   check_finite(gravity, "the gravity force");
@@ -132,27 +146,7 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     check_finite(loop_residual, "the loop residual");
     check_finite(loop_jacobian, "the loop Jacobian");
   }
-  // Body poses last (the algorithms above overwrite Data's kinematics). The recursive
-  // method's M rows come from CRBA's column forces at q (composite_forces runs the same
-  // position kinematics); each row is formed twice — checked here, printed below — which
-  // costs far less than printing it.
-  VecX mass_row;
-  if (recursive) {
-    composite_forces(model, data, q);
-    mass_row = VecX::Zero(model.nv);
-    for (int i = 0; i < model.nv; ++i) {
-      mass_matrix_row(model, data, i, mass_row);
-      if (!mass_row.allFinite()) check_finite(mass_row.transpose(), "the mass matrix row " + std::to_string(i));
-    }
-  } else {
-    forward_kinematics(model, data, q);
-  }
-  // Row i of M, from whichever method holds it.
-  auto mass_matrix_row_at = [&](int i) -> const VecX& {
-    if (recursive) mass_matrix_row(model, data, i, mass_row);
-    else mass_row = mass_matrix.row(i).transpose();
-    return mass_row;
-  };
+  prepare_mass_matrix();  // M's source, and the body poses (position kinematics at q)
 
   // Every printed number is checked before anything is printed, in one place, so that
   // the JSON and the text output refuse the same states with the same message (status 3
