@@ -78,6 +78,8 @@ class JsonWriter {
 
 /// %.17g
 std::string format_number(double value);
+/// %.17g into `buffer` (no terminating zero); returns the length. Exactly snprintf's text.
+std::size_t format_17g(double value, char (&buffer)[32]);
 
 /// `--method auto` (the default of eval and simulate) picks the explicit method while
 /// nv ≤ kAutoExplicitMaxDofs and the recursive one above (docs/cli.md, "Which method"):

@@ -6,13 +6,17 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <random>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "common.hpp"
 
 namespace {
 
@@ -238,6 +242,30 @@ TEST(CliScale, TwoThousandBodyChainStepsWithinAMemoryLimit) {
   const CliResult dense = run_limited("explicit");
   EXPECT_EQ(dense.status, 3) << "the dense method fitted under the limit: the test cannot catch dense matrices";
   EXPECT_NE(dense.err.find("out of memory"), std::string::npos) << dense.err;
+}
+
+// Bug caught: the fast number formatting (std::to_chars, which eval's 10⁸-number mass
+// matrices need) printing other digits than %.17g — the contract's format. Compared with
+// snprintf on a million seeded random bit patterns (every exponent, subnormals, signs)
+// and the edge values.
+TEST(CliScale, NumberFormatIsExactlyPrintf17g) {
+  std::mt19937_64 rng(16);
+  std::vector<double> values = {0.0, -0.0, 1.0, -1.0, 0.1, 1e-300, 4.9406564584124654e-324, 2.2250738585072014e-308,
+                                1.7976931348623157e308, 123456789012345678.0, 1e16, 1e17, 9.999999999999999e16, 0.5,
+                                1.0 / 3.0};
+  for (int k = 0; k < 1000000; ++k) {
+    const std::uint64_t bits = rng();
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (std::isfinite(x)) values.push_back(x);
+  }
+  for (const double x : values) {
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "%.17g", x);
+    char buffer[32];
+    const std::string got(buffer, mechdyn::cli::format_17g(x, buffer));
+    ASSERT_EQ(got, expected) << "bits of " << expected;
+  }
 }
 
 }  // namespace
