@@ -5,6 +5,11 @@
 // explicit one (explicit M, branch-sparse Lᵀ D L: O(n·depth²), i.e. O(n³) on a chain and
 // O(n log² n) on a binary tree, with an n × n matrix and factor in memory).
 //
+// Also the quantities `mechdyn eval` prints, recursive method: "eval_linear/<shape>/<n>"
+// — everything but M (h and g by RNEA, tau by RNEA, reactions and joint loads, a by ABA,
+// body poses, CRBA's column forces), all O(n) — and "mass_matrix_row/<shape>/<n>", one
+// row of M formed from the column forces (rows taken in turn), O(nv) per row.
+//
 // Benchmark names are "rk4_step/<method>/<shape>/<n>"; each family ends with Google
 // Benchmark's fitted complexity (BigO, RMS). The recursive step runs on a Data made with
 // no dense workspace at all (Data(model, DenseWorkspace::None)), as the command line
@@ -22,6 +27,10 @@
 #include "bench_models.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
+#include "mechdyn/dynamics/mass_matrix_rows.hpp"
+#include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "mechdyn/simulation/integrators.hpp"
 #include "random_model.hpp"
 
@@ -76,6 +85,47 @@ void rk4_step(benchmark::State& state, Method method, Shape shape) {
   state.counters["data_MB"] = static_cast<double>(data.allocated_bytes()) / 1e6;
 }
 
+void eval_linear(benchmark::State& state, Shape shape) {
+  const int n = static_cast<int>(state.range(0));
+  const std::shared_ptr<const Case> c = make_case(shape, n);
+  const Model& model = c->model;
+  Data data(model, DenseWorkspace::None);
+  const VecX zero = VecX::Zero(model.nv);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(rnea(model, data, c->q0, c->v0, zero).data());    // h
+    benchmark::DoNotOptimize(rnea(model, data, c->q0, zero, zero).data());     // g
+    benchmark::DoNotOptimize(rnea(model, data, c->q0, c->v0, c->tau).data());  // tau (a = the pooled vector)
+    joint_reactions(model, data, c->q0, c->v0, c->tau);                         // reactions
+    joint_load_decomposition(model, data);                                      // joint loads
+    benchmark::DoNotOptimize(aba(model, data, c->q0, c->v0, c->tau).data());   // a
+    composite_forces(model, data, c->q0);                                       // M's source; body poses
+    benchmark::ClobberMemory();
+  }
+  state.SetComplexityN(n);
+}
+
+void mass_matrix_rows(benchmark::State& state, Shape shape) {
+  const int n = static_cast<int>(state.range(0));
+  const std::shared_ptr<const Case> c = make_case(shape, n);
+  const Model& model = c->model;
+  Data data(model, DenseWorkspace::None);
+  composite_forces(model, data, c->q0);
+  VecX row = VecX::Zero(model.nv);
+  int i = 0;
+  for (auto _ : state) {
+    mass_matrix_row(model, data, i, row);
+    benchmark::DoNotOptimize(row.data());
+    i = i + 1 == model.nv ? 0 : i + 1;
+  }
+  state.SetComplexityN(n);
+}
+
+void register_eval(const char* name, void (*run)(benchmark::State&, Shape), Shape shape) {
+  auto* b = benchmark::RegisterBenchmark(name, [run, shape](benchmark::State& s) { run(s, shape); });
+  for (int n : {10, 100, 1000, 3000, 10000}) b->Arg(n);
+  b->Complexity()->Unit(benchmark::kMicrosecond);
+}
+
 void register_family(const char* name, Method method, Shape shape, std::initializer_list<int> sizes) {
   auto* b = benchmark::RegisterBenchmark(name, [method, shape](benchmark::State& s) { rk4_step(s, method, shape); });
   for (int n : sizes) b->Arg(n);
@@ -97,6 +147,10 @@ int main(int argc, char** argv) {
   register_family("rk4_step/recursive/tree", Method::Recursive, Shape::Tree, {10, 16, 20, 30, 100, 300, 1000, 3000, 10000});
   register_family("rk4_step/explicit/chain", Method::Explicit, Shape::Chain, {10, 16, 20, 30, 100, 300, 1000});
   register_family("rk4_step/explicit/tree", Method::Explicit, Shape::Tree, {10, 16, 20, 30, 100, 300, 1000, 3000});
+  register_eval("eval_linear/chain", eval_linear, Shape::Chain);
+  register_eval("eval_linear/tree", eval_linear, Shape::Tree);
+  register_eval("mass_matrix_row/chain", mass_matrix_rows, Shape::Chain);
+  register_eval("mass_matrix_row/tree", mass_matrix_rows, Shape::Tree);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
