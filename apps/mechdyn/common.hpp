@@ -83,7 +83,7 @@ std::size_t format_17g(double value, char (&buffer)[32]);
 
 /// `--method auto` (the default of eval and simulate) picks the explicit method while
 /// nv ≤ kAutoExplicitMaxDofs and the recursive one above (docs/cli.md, "Which method"):
-/// up to 16 coordinates an explicit RK4 step costs at most 1.15× a recursive one (a
+/// up to 16 coordinates an explicit RK4 step costs at most ~1.2× a recursive one (a
 /// chain, the worst shape; equal on branched trees; bench/bench_scale.cpp), beyond it the
 /// recursive step is faster and the only one whose time and memory grow as O(n).
 inline constexpr int kAutoExplicitMaxDofs = 16;
