@@ -1,7 +1,7 @@
 // Time per call of the closed-chain algorithms (docs/closed-chains.md) on the four-bar
 // and the three-loop mechanism of explicit-canonical-dynamics-joint-friction §5.2, and
 // constrained forward dynamics against MuJoCo 2.2.2 with the loops as equality
-// constraints (peers/mjcf.hpp: one <connect> per planar-revolute cut):
+// constraints (mechdyn/io/mjcf.hpp: one <connect> per planar-revolute cut):
 //   constrained_forward_dynamics/mechdyn/<model>  one evaluation of a(q, v, τ) with λ (range space)
 //   constrained_forward_dynamics/mujoco/<model>   mj_forward (qpos, qvel set; qfrc_applied = τ = 0)
 //   constrained_rk4_step/<model>                  one RK4 step (4 evaluations) + projection of q and v
@@ -25,7 +25,7 @@
 //  * MuJoCo's equality constraints are soft: its Newton solver minimises
 //    ‖x − a_free‖²_M + Σ (J x − a_ref)ᵢ² / Rᵢ, so f = (A + R)⁻¹(a_ref − J a_free) instead
 //    of A⁺(…), A = J M⁻¹ Jᵀ, with R = (1 − d)/d · (MuJoCo's approximate diag A) and
-//    d ≤ 0.9999 (peers/mjcf.hpp writes the hardest MuJoCo accepts). The relative error
+//    d ≤ 0.9999 (mechdyn/io/mjcf.hpp writes the hardest MuJoCo accepts). The relative error
 //    of a is about max Rᵢ / λ_min(A): 8.5e-5 on the four-bar, 4.7e-3 on the three-loop
 //    mechanism (whose A spreads over two decades), printed by the run as
 //    "max R/λmin(A)". kTolerance = 1e-2 is twice the largest such softness over the

@@ -2,7 +2,10 @@
 // 0–6 s every 1 ms, examples/models/schoenflies_2ups_2upu.yaml): the whole run — inverse
 // kinematics and inverse dynamics of every sample — by each method
 // (parallel/motion_inverse_dynamics.hpp):
-//   momentum_screw             closed-form limb positions, screw-form rates (eq. 44), MS eq. (40)
+//   momentum_screw             closed-form limb positions; straight legs' rates, accelerations and
+//                              platform wrenches in closed form (parallel/straight_leg.hpp); MS eq. (40)
+//   momentum_screw_general_limbs  the same with every limb by the general screw-form path
+//                              (6 × k screw system, eq. 44; options.closed_form_legs = false)
 //   newton_euler               Newton inverse kinematics, every body's Newton–Euler equations (54 × 54)
 //   newton_euler_screw_kinematics  the momentum-screw method's kinematics, then the 54 × 54 system
 //                              (the paper's comparison: the same kinematics, two dynamics)
@@ -17,6 +20,7 @@
 // momentum-screw / Newton–Euler beside the paper's 83.21 %. Times are CPU time of this run
 // (cpu_time): compare ratios within one run; on a shared machine absolute times vary —
 // instruction counts (scripts/bench_parallel.sh --callgrind) do not.
+// One trajectory allocates nothing after its first sample (tests/unit/test_parallel_no_allocation.cpp).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -55,12 +59,13 @@ const Case& schoenflies() {
   return c;
 }
 
-void whole_trajectory(benchmark::State& state, InverseDynamicsMethod method, bool residual) {
+void whole_trajectory(benchmark::State& state, InverseDynamicsMethod method, bool residual, bool closed_form_legs) {
   const Case& c = schoenflies();
   MotionInverseDynamicsData work(c.model, c.problem);
   MotionInverseDynamicsOptions options;
   options.method = method;
   options.closure_residual = residual;
+  options.closed_form_legs = closed_form_legs;
   double checksum = 0.0;
   for (auto _ : state) {
     work.q = c.model.neutral_configuration();
@@ -100,14 +105,16 @@ void newton_euler_screw_kinematics(benchmark::State& state) {
   state.counters["samples"] = static_cast<double>(c.samples.size());
 }
 
-BENCHMARK_CAPTURE(whole_trajectory, momentum_screw, InverseDynamicsMethod::MomentumScrew, true)
+BENCHMARK_CAPTURE(whole_trajectory, momentum_screw, InverseDynamicsMethod::MomentumScrew, true, true)
     ->Name("schoenflies_6001/momentum_screw")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(whole_trajectory, momentum_screw_no_residual, InverseDynamicsMethod::MomentumScrew, false)
+BENCHMARK_CAPTURE(whole_trajectory, momentum_screw_no_residual, InverseDynamicsMethod::MomentumScrew, false, true)
     ->Name("schoenflies_6001/momentum_screw_no_residual")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(whole_trajectory, newton_euler, InverseDynamicsMethod::NewtonEuler, true)
+BENCHMARK_CAPTURE(whole_trajectory, momentum_screw_general_limbs, InverseDynamicsMethod::MomentumScrew, true, false)
+    ->Name("schoenflies_6001/momentum_screw_general_limbs")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(whole_trajectory, newton_euler, InverseDynamicsMethod::NewtonEuler, true, true)
     ->Name("schoenflies_6001/newton_euler")->Unit(benchmark::kMillisecond);
 BENCHMARK(newton_euler_screw_kinematics)->Name("schoenflies_6001/newton_euler_screw_kinematics")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(whole_trajectory, closed_chain, InverseDynamicsMethod::ClosedChain, true)
+BENCHMARK_CAPTURE(whole_trajectory, closed_chain, InverseDynamicsMethod::ClosedChain, true, true)
     ->Name("schoenflies_6001/closed_chain")->Unit(benchmark::kMillisecond);
 
 class TableReporter : public benchmark::ConsoleReporter {
@@ -126,12 +133,14 @@ class TableReporter : public benchmark::ConsoleReporter {
       const auto it = time_ms_.find(std::string("schoenflies_6001/") + name);
       return it == time_ms_.end() ? -1.0 : it->second;
     };
-    const double ms = get("momentum_screw"), ms_bare = get("momentum_screw_no_residual"), ne = get("newton_euler"),
+    const double ms = get("momentum_screw"), ms_bare = get("momentum_screw_no_residual"),
+                 ms_general = get("momentum_screw_general_limbs"), ne = get("newton_euler"),
                  ne_same = get("newton_euler_screw_kinematics"), cc = get("closed_chain");
     std::printf("\nSchoenflies 2UPS+2UPU, 6001 samples (CPU time of this run)\n");
     std::printf("| method | ms per trajectory | µs per sample |\n|---|---|---|\n");
     const std::pair<const char*, double> rows[] = {{"momentum screw", ms},
                                                    {"momentum screw, no closure residual", ms_bare},
+                                                   {"momentum screw, general screw-form limbs", ms_general},
                                                    {"Newton–Euler (Newton IK)", ne},
                                                    {"Newton–Euler (the momentum-screw kinematics)", ne_same},
                                                    {"closed chain (Newton IK)", cc}};
@@ -157,6 +166,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("build", MECHDYN_BUILD_TYPE);
   benchmark::AddCustomContext("cpu_model", cpu_model_name());
   benchmark::AddCustomContext("model", "examples/models/schoenflies_2ups_2upu.yaml, MS §4 trajectory, 6001 samples");
+  schoenflies();  // the model and the samples, before any benchmark (not timed, not counted)
   benchmark::Initialize(&argc, argv);
   TableReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -1,7 +1,7 @@
 // mechdyn against its peers, MuJoCo (required) and Simbody (when found), on the same
 // models and the same states, in one run.
 //
-// Every model is written for each peer from mechdyn's own numbers (peers/mjcf.hpp,
+// Every model is written for each peer from mechdyn's own numbers (mechdyn/io/mjcf.hpp,
 // peers/simbody_peer.hpp) and, before anything is timed, checked to agree with mechdyn
 // to 1e-9 (relative to the largest entry, at least 1) on M, h and forward dynamics
 // over the whole state pool; a disagreement ends the run with exit status 1.

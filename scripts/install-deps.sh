@@ -7,6 +7,7 @@ packages=(
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev
   python3-matplotlib
+  libtinyxml2-dev liburdfdom-dev libsdformat-dev  # robot files (docs/robot-files.md): MJCF/XML, URDF, SDFormat
   libmujoco-dev libsimbody-dev  # benchmark peers (bench/peers/): MuJoCo required, Simbody optional
   clang-14 libclang-rt-14-dev llvm-14  # fuzzing (scripts/fuzz.sh): libFuzzer, sanitizer runtimes, llvm-symbolizer
   ccache                        # optional speed-up of the extra builds (sanitizers, fuzzing)

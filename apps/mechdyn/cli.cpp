@@ -7,6 +7,7 @@
 //   mechdyn info MODEL                                           the model's structure
 //   mechdyn mobility MODEL [--q Q] [--body NAME] [--json]        dof, redundancy, actuation, screws
 //   mechdyn invdyn MODEL --motion BODY=FILE.csv [--wrench ...]   inverse dynamics along a body motion
+//   mechdyn convert INPUT -o OUTPUT [--merge-fixed] [--floating-base]   between YAML, URDF, SDFormat, MJCF
 //
 // Exit status: 0 success; 2 bad input (one line "mechdyn: <problem>" on stderr, nothing
 // on stdout); 3 solver failure or resource exhaustion (out of memory, the step budget, an
@@ -84,11 +85,13 @@ int run_unguarded(const std::vector<std::string>& arguments, std::ostream& out) 
   add_info_command(app, selected);
   add_mobility_command(app, selected);
   add_invdyn_command(app, selected);
+  add_convert_command(app, selected);
 
   const std::vector<std::string> args = join_option_values(arguments);
   if (!args.empty() && args[0].rfind("-", 0) != 0 &&
-      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn"}.count(args[0]) == 0)
-    return fail(kExitBadInput, "unknown command '" + args[0] + "' (commands: eval, simulate, info, mobility, invdyn)");
+      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn", "convert"}.count(args[0]) == 0)
+    return fail(kExitBadInput,
+                "unknown command '" + args[0] + "' (commands: eval, simulate, info, mobility, invdyn, convert)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(reversed);

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "mjcf.hpp"
+#include "mechdyn/io/mjcf.hpp"
 
 namespace mechdyn::bench {
 
@@ -18,7 +18,9 @@ MujocoPeer::~MujocoPeer() {
 }
 
 std::unique_ptr<MujocoPeer> load_mujoco(const Model& model) {
-  const std::string xml = mjcf_from_model(model);
+  MjcfOptions options;
+  options.loops_set_by_caller = true;  // both anchors are copied into eq_data below
+  const std::string xml = write_mjcf(model, options);
   char path[] = "/tmp/mechdyn_peer_XXXXXX.xml";
   const int fd = mkstemps(path, 4);
   if (fd < 0) throw std::runtime_error("cannot create a temporary MJCF file");
@@ -37,7 +39,7 @@ std::unique_ptr<MujocoPeer> load_mujoco(const Model& model) {
     const int body = mj_name2id(peer->model, mjOBJ_BODY, model.bodies[static_cast<std::size_t>(l)].name.c_str());
     peer->dof.push_back(peer->model->body_dofadr[body] + (i - model.joints[static_cast<std::size_t>(l)].v_index));
   }
-  // Both anchors of every connect, in the body frames (mjcf.hpp): the compiler derived
+  // Both anchors of every connect, in the body frames (mechdyn/io/mjcf.hpp): the compiler derived
   // the second one from qpos0, where the loop need not be closed.
   for (const MjcfConnect& connect : mjcf_connects(model)) {
     const int id = mj_name2id(peer->model, mjOBJ_EQUALITY, connect.name.c_str());

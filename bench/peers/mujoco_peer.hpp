@@ -1,5 +1,5 @@
 // A mechdyn Model loaded into MuJoCo 2.2.2 (Debian libmujoco-dev) through the MJCF of
-// peers/mjcf.hpp: the compiled mjModel, one mjData, and the map from mechdyn's
+// the library's MJCF writer (mechdyn/io/mjcf.hpp): the compiled mjModel, one mjData, and the map from mechdyn's
 // velocity coordinates to MuJoCo's dofs. Shared by bench/bench_peers.cpp (trees) and
 // bench/bench_closed_chains.cpp (loops as equality constraints).
 #pragma once
@@ -25,9 +25,9 @@ struct MujocoPeer {
 };
 
 /// Writes the MJCF of `model`, compiles it with mj_loadXML, sets the connect anchors
-/// of its loops in eq_data (mjcf.hpp: MuJoCo's compiler places the second anchor at
+/// of its loops in eq_data (mechdyn/io/mjcf.hpp: MuJoCo's compiler places the second anchor at
 /// qpos0) and builds the dof map. Throws std::runtime_error when MuJoCo rejects the
-/// model or its coordinates do not match mechdyn's, std::invalid_argument when the
+/// model or its coordinates do not match mechdyn's, mechdyn::ModelError when the
 /// MJCF writer cannot express it.
 std::unique_ptr<MujocoPeer> load_mujoco(const Model& model);
 

@@ -21,6 +21,7 @@
 
 #include "flexible_block.hpp"
 #include "mechdyn/errors.hpp"
+#include "mechdyn/io/robot_files.hpp"
 
 namespace mechdyn {
 namespace {
@@ -638,7 +639,11 @@ Model load_model_file(const std::string& path, std::vector<std::string>* warning
   std::ostringstream text;
   text << file.rdbuf();
   if (file.bad()) throw ModelError(path + ": file: read error");
-  return parse_model_string(text.str(), path, warnings);
+  // URDF, SDFormat and MJCF files load here too (io/robot_files.hpp), by extension or root element.
+  const std::string content = text.str();
+  const ModelFormat format = detect_model_format(path, content);
+  if (format != ModelFormat::Yaml) return load_model_from_string(content, format, path, {}, warnings);
+  return parse_model_string(content, path, warnings);
 }
 
 }  // namespace mechdyn

@@ -9,6 +9,7 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/skew.hpp"
 #include "mechdyn/math/spatial.hpp"
+#include "mechdyn/parallel/straight_leg.hpp"
 #include "mechdyn/screw/lie_bracket.hpp"
 
 namespace mechdyn {
@@ -55,8 +56,10 @@ LimbWorkspace::LimbWorkspace(const Model& model, const ParallelModel& parallel) 
 
 void platform_screws(const Vec3& position, const Vec3& velocity, const Vec3& acceleration, const Vec3& angular_velocity,
                      const Vec3& angular_acceleration, Vec6& twist, Vec6& twist_rate) {
-  twist << angular_velocity, velocity - angular_velocity.cross(position);  // v_O = ṗ − ω × p
-  twist_rate << angular_acceleration,
+  twist.head<3>() = angular_velocity;
+  twist.tail<3>() = velocity - angular_velocity.cross(position);  // v_O = ṗ − ω × p
+  twist_rate.head<3>() = angular_acceleration;
+  twist_rate.tail<3>() =
       acceleration - angular_acceleration.cross(position) - angular_velocity.cross(velocity);  // d/dt v_O
 }
 
@@ -69,6 +72,10 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
     const Limb& limb = parallel.limbs[i];
     LimbState& s = work.limbs[i];
     const int k = limb.freedoms;
+    s.closed_form = work.closed_form(limb) &&
+                    straight_leg_motion(model, limb, data, platform_velocity, platform_acceleration,
+                                        work.compatibility_tolerance, work.closed_form_margin, s, work.body_velocity, work.body_acceleration, v, a);
+    if (s.closed_form) continue;
     // S_i: the unit screws of the limb's joints, eqs. (18)–(20).
     for (const LimbJointScrews& joint : limb.joints) {
       const int c0 = joint.first_freedom;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/constraints/closed_chain_inverse_dynamics.hpp"
@@ -30,6 +31,7 @@ std::string number(double x) {
 
 // Per-body external wrenches [m; f] about the world origin from Data's poses.
 void external_wrenches(const Model& model, const MotionInverseDynamicsModel& problem, MotionInverseDynamicsData& work) {
+  if (problem.wrenches.empty()) return;  // work.external stays zero from construction
   for (int b = 0; b < model.num_bodies(); ++b) work.external[b].setZero();
   for (const ExternalWrench& w : problem.wrenches) {
     const Vec3 at = work.data.position[w.body] + work.data.rotation[w.body] * w.point;
@@ -43,8 +45,9 @@ void external_wrenches(const Model& model, const MotionInverseDynamicsModel& pro
 void finish(const Model& model, const MotionInverseDynamicsModel& problem, MotionInverseDynamicsData& work,
             const VecX& effort, const AlignedVector<Vec6>& joint_wrench, Eigen::Index internal_dimension,
             const MinimumEffortSolver& solver, const AlignedVector<Vec6>* loads) {
-  work.effort = effort;
-  for (std::size_t j = 0; j < joint_wrench.size(); ++j) work.joint_wrench[j] = joint_wrench[j];
+  if (&effort != &work.effort) work.effort = effort;
+  if (&joint_wrench != &work.joint_wrench)
+    for (std::size_t j = 0; j < joint_wrench.size(); ++j) work.joint_wrench[j] = joint_wrench[j];
   work.internal_force_dimension = internal_dimension;
   if (internal_dimension > 0) {
     work.internal_force_basis.setZero();
@@ -57,12 +60,15 @@ void finish(const Model& model, const MotionInverseDynamicsModel& problem, Motio
     scale += std::abs(effort[k] * work.v[k]);
   }
   for (int b = 0; b < model.num_bodies(); ++b) {
-    const Body& body = model.bodies[b];
-    const Vec6 load = loads != nullptr ? (*loads)[b]
-                                       : body_load(body.mass, work.data.com_position[b], work.data.inertia_world[b],
-                                                   model.gravity, work.body_velocity[b], work.body_acceleration[b],
-                                                   work.external[b]);
-    const double p = work.body_velocity[b].dot(load);
+    double p = 0.0;
+    if (loads != nullptr) {
+      p = work.body_velocity[b].dot((*loads)[b]);
+    } else {
+      const Body& body = model.bodies[b];
+      p = work.body_velocity[b].dot(body_load(body.mass, work.data.com_position[b], work.data.inertia_world[b],
+                                              model.gravity, work.body_velocity[b], work.body_acceleration[b],
+                                              work.external[b]));
+    }
     power -= p;
     scale += std::abs(p);
   }
@@ -88,11 +94,14 @@ void dynamics(const Model& model, const MotionInverseDynamicsModel& problem, Mot
       external_wrenches(model, problem, work);
       momentum_screw_inverse_dynamics(model, *problem.parallel, work.data, *work.limbs, work.external,
                                       *work.momentum_screw, options.rank_tolerance);
-      for (int b = 0; b < model.num_bodies(); ++b) {
-        work.body_velocity[b] = work.limbs->body_velocity[b];
-        work.body_acceleration[b] = work.limbs->body_acceleration[b];
-      }
-      finish(model, problem, work, work.momentum_screw->effort, work.momentum_screw->joint_wrench,
+      // The results change places with the method's workspace instead of being copied: every
+      // entry of these is written again by the next sample (every body belongs to a limb or
+      // to the platform group, every joint to a limb).
+      std::swap(work.body_velocity, work.limbs->body_velocity);
+      std::swap(work.body_acceleration, work.limbs->body_acceleration);
+      std::swap(work.joint_wrench, work.momentum_screw->joint_wrench);
+      std::swap(work.effort, work.momentum_screw->effort);  // both zero but at the actuated coordinates
+      finish(model, problem, work, work.effort, work.joint_wrench,
              work.momentum_screw->internal_force_dimension, work.momentum_screw->solver, &work.momentum_screw->body_load);
       return;
     }
@@ -220,7 +229,7 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
     const Mat3 rotation = sample.orientation.toRotationMatrix();
     if (screw && options.closed_form_positions && problem.parallel->closed_form_positions) {
       // closed form; writes Data's position kinematics too (no forward_kinematics needed)
-      limb_positions(model, *problem.parallel, sample.position, rotation, work.q, &work.data);
+      limb_positions(model, *problem.parallel, sample.position, rotation, work.q, work.data, *work.limbs);
     } else {
       if (work.has_previous) {  // predictor q ⊕ (h v + ½ h² a): Newton then needs one step
         const double h = sample.time - work.previous_time;
@@ -239,6 +248,7 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
       platform_screws(sample.position, sample.velocity, sample.acceleration, sample.angular_velocity,
                       sample.angular_acceleration, twist, rate);
       // Data's position kinematics are at q (limb_positions, or Newton's last evaluation)
+      work.limbs->closed_form_legs = options.closed_form_legs;
       limb_screw_kinematics(model, *problem.parallel, work.data, *work.limbs, twist, rate, work.v, work.a);
     }
     check_closure(model, work, options);
@@ -259,6 +269,7 @@ void motion_inverse_dynamics(const Model& model, const MotionInverseDynamicsMode
     if (screw) {  // the platform's twist and its rate, then the limbs in screw form
       forward_kinematics(model, work.data, work.q, work.v, work.a);
       const Vec6 twist = work.data.velocity[problem.body], rate = work.data.acceleration[problem.body];
+      work.limbs->closed_form_legs = options.closed_form_legs;
       limb_screw_kinematics(model, *problem.parallel, work.data, *work.limbs, twist, rate, work.v, work.a);
     }
     check_closure(model, work, options);

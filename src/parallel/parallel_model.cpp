@@ -185,7 +185,16 @@ ParallelModel make_parallel_model(const Model& model, int body) {
   std::sort(pm.actuated_dofs.begin(), pm.actuated_dofs.end());
 
   // Closed-form positions: straight U–P legs (cut or tree platform joint on the axis).
+  auto group_offset_of = [&](int member) {
+    for (std::size_t g = 0; g < pm.platform_bodies.size(); ++g)
+      if (pm.platform_bodies[g] == member) return pm.group_offset[g];
+    return Vec3(Vec3::Zero());
+  };
   pm.closed_form_positions = true;
+  if (model.joints[root].type == JointType::Universal) {
+    const Joint& j = model.joints[root];
+    pm.root_perpendicular = (j.axis - j.second_axis * j.axis.dot(j.second_axis)).normalized();
+  }
   for (Limb& limb : pm.limbs) {
     if (limb.bodies.empty()) {  // the group on the ground by one joint
       const JointType type = model.joints[root].type;
@@ -197,26 +206,80 @@ ParallelModel make_parallel_model(const Model& model, int body) {
       const int lower = limb.bodies[0], upper = limb.bodies[1];
       const Joint& u = model.joints[lower];
       const Joint& p = model.joints[upper];
+      // the leg must not lie along the universal joint's second axis (θ₂ undefined)
       straight = u.type == JointType::Universal && p.type == JointType::Prismatic &&
-                 u.axis.cross(u.second_axis).norm() > 1e-6;
-      Vec3 end = Vec3::Zero();
+                 u.axis.cross(u.second_axis).norm() > 1e-6 && u.second_axis.cross(p.axis).norm() > 1e-6;
+      Vec3 end = Vec3::Zero(), platform_point = Vec3::Zero();
+      StraightLeg& leg = limb.leg;
       const LimbJointScrews& last = limb.joints.back();
       if (straight && last.cut) {
         const Loop& loop = model.loops[static_cast<std::size_t>(last.index)];
+        const BodyPoint& on_platform = last.platform_is_a ? loop.a : loop.b;
         end = last.platform_is_a ? loop.b.point : loop.a.point;
+        platform_point = group_offset_of(on_platform.body) + on_platform.point;
+        leg.end_member = on_platform.body;
+        if (loop.type == LoopType::Spherical) leg.end = LegEnd::Spherical;
+        if (loop.type == LoopType::Universal) {
+          leg.end = LegEnd::Universal;
+          leg.end_leg_axis = last.platform_is_a ? loop.second_axis : loop.axis;
+          leg.end_platform_axis = last.platform_is_a ? loop.axis : loop.second_axis;
+        }
       } else if (straight) {
-        end = model.joints[root].origin;
-        const JointType type = model.joints[root].type;
-        straight = type == JointType::Spherical || type == JointType::Universal;
+        const Joint& end_joint = model.joints[root];
+        end = end_joint.origin;
+        platform_point = group_offset_of(root);
+        leg.end_member = root;
+        straight = end_joint.type == JointType::Spherical || end_joint.type == JointType::Universal;
+        leg.end = end_joint.type == JointType::Spherical ? LegEnd::Spherical : LegEnd::Universal;
+        leg.end_leg_axis = end_joint.axis;
+        leg.end_platform_axis = end_joint.second_axis;
       }
       const Vec3 reach = p.origin + end;
       straight = straight && reach.cross(p.axis).norm() <= 1e-12 * (1.0 + reach.norm());
       if (straight) {
-        limb.leg.applies = true;
-        limb.leg.lower = lower;
-        limb.leg.upper = upper;
-        limb.leg.offset = p.axis.dot(reach);
-        limb.leg.end_point = end;
+        leg.applies = true;
+        leg.lower = lower;
+        leg.upper = upper;
+        leg.offset = p.axis.dot(reach);
+        leg.end_point = end;
+        leg.end_along = p.axis.dot(end);
+        leg.platform_point = platform_point;
+        leg.base_point = u.origin;
+        leg.first_axis = u.axis;
+        leg.second_axis = u.second_axis;
+        leg.slide_axis = p.axis;
+        leg.first_second = u.axis.dot(u.second_axis);
+        leg.second_slide = u.second_axis.dot(p.axis);
+        leg.first_cross_second = u.axis.cross(u.second_axis);
+        leg.second_cross_slide = u.second_axis.cross(p.axis);
+        Mat3 frame;
+        frame << u.second_axis, p.axis, u.second_axis.cross(p.axis);
+        leg.frame_inverse = frame.inverse();
+        leg.base_moment = u.origin.cross(u.axis);
+        // Slender parts: centre of mass on the axis, inertia a 1 + (b − a) d dᵀ (lower frame = upper's).
+        const Vec3& d = p.axis;
+        auto on_axis = [&](const Vec3& x) { return (x - d * d.dot(x)).norm() <= 1e-12 * (1.0 + x.norm()); };
+        auto symmetric = [&](const Mat3& inertia, double& across, double& along) {
+          along = d.dot(inertia * d);
+          across = 0.5 * (inertia.trace() - along);
+          const Mat3 axial = across * Mat3::Identity() + (along - across) * d * d.transpose();
+          return (inertia - axial).norm() <= 1e-12 * (1e-30 + inertia.norm());
+        };
+        const Body& lower_body = model.bodies[lower];
+        const Body& upper_body = model.bodies[upper];
+        const Vec3 upper_com = p.origin + upper_body.com;  // from A at prismatic q = 0, lower frame
+        leg.slender = on_axis(lower_body.com) && on_axis(upper_com) &&
+                      symmetric(lower_body.inertia, leg.lower_inertia_across, leg.lower_inertia_along) &&
+                      symmetric(upper_body.inertia, leg.upper_inertia_across, leg.upper_inertia_along);
+        leg.lower_com_along = d.dot(lower_body.com);
+        leg.upper_com_along = d.dot(upper_com);
+        // Closed-form motion and forces: a spherical or universal end, only the prismatic
+        // joint actuated (its effort is the one effort column of the leg).
+        const bool passive = !u.actuated && (last.cut || !model.joints[root].actuated);  // cut joints carry no effort
+        leg.closed_form_motion = passive && leg.end != LegEnd::Other;
+        leg.end_axis_is_second = leg.end == LegEnd::Universal && leg.end_leg_axis == u.second_axis;
+      } else {
+        limb.leg = StraightLeg{};
       }
     }
     if (!straight) pm.closed_form_positions = false;

@@ -12,16 +12,22 @@ namespace {
 template <int K>
 int cholesky(const Mat6& screws, double tolerance, double (&lower)[6][6], double (&inverse_diagonal)[6]) {
   double gram[K][K];
+#pragma GCC unroll 6
   for (int i = 0; i < K; ++i)
+#pragma GCC unroll 6
     for (int j = 0; j <= i; ++j) gram[i][j] = screws.col(i).dot(screws.col(j));
+#pragma GCC unroll 6
   for (int j = 0; j < K; ++j) {
     double pivot = gram[j][j];
+#pragma GCC unroll 6
     for (int m = 0; m < j; ++m) pivot -= lower[j][m] * lower[j][m];
     if (!(pivot > tolerance * tolerance * gram[j][j])) return j;
     lower[j][j] = std::sqrt(pivot);
     inverse_diagonal[j] = 1.0 / lower[j][j];
+#pragma GCC unroll 6
     for (int i = j + 1; i < K; ++i) {
       double sum = gram[i][j];
+#pragma GCC unroll 6
       for (int m = 0; m < j; ++m) sum -= lower[i][m] * lower[j][m];
       lower[i][j] = sum * inverse_diagonal[j];
     }
@@ -32,8 +38,10 @@ int cholesky(const Mat6& screws, double tolerance, double (&lower)[6][6], double
 // x ← L⁻¹ x (forward substitution).
 template <int K>
 void forward(const double (&lower)[6][6], const double (&inverse_diagonal)[6], double* x) {
+#pragma GCC unroll 6
   for (int i = 0; i < K; ++i) {
     double sum = x[i];
+#pragma GCC unroll 6
     for (int m = 0; m < i; ++m) sum -= lower[i][m] * x[m];
     x[i] = sum * inverse_diagonal[i];
   }
@@ -43,8 +51,10 @@ void forward(const double (&lower)[6][6], const double (&inverse_diagonal)[6], d
 template <int K>
 void gram_solve(const double (&lower)[6][6], const double (&inverse_diagonal)[6], double* x) {
   forward<K>(lower, inverse_diagonal, x);
+#pragma GCC unroll 6
   for (int i = K - 1; i >= 0; --i) {
     double sum = x[i];
+#pragma GCC unroll 6
     for (int m = i + 1; m < K; ++m) sum -= lower[m][i] * x[m];
     x[i] = sum * inverse_diagonal[i];
   }
@@ -72,6 +82,19 @@ int ScrewGram::factor(const LimbScrews& screws, double tolerance) {
   MECHDYN_GRAM_DISPATCH(k_, MECHDYN_CALL)
 #undef MECHDYN_CALL
   return rank;
+}
+
+int ScrewGram::factor(const Mat6& screws, double tolerance) {
+  k_ = 6;
+  screws_ = screws;
+  return cholesky<6>(screws_, tolerance, lower_, inverse_diagonal_);
+}
+
+void ScrewGram::least_squares(const Vec6& r, double* x) const {
+  Vec6 products;
+  products.noalias() = screws_.transpose() * r;  // zero beyond k
+  solve(products.data());
+  for (int i = 0; i < k_; ++i) x[i] = products[i];
 }
 
 void ScrewGram::solve(double* x) const {

@@ -12,48 +12,18 @@
 #include <functional>
 
 #include "mechdyn/parallel/motion_inverse_dynamics.hpp"
+#include "parallel_cases.hpp"
 #include "parallel_mechanisms.hpp"
 
 namespace mechdyn {
 namespace {
-
-// A smooth motion of the body frame: origin p0 + Σ a_k sin(w_k t), angles (rx, ry, rz) =
-// b sin(u t) about the fixed world axes (R = R_z R_y R_x), exact derivatives.
-struct Motion {
-  Vec3 origin, amplitude, frequency, angle_amplitude, angle_frequency;
-  Mat3 base = Mat3::Identity();
-  BodyMotionSample at(double t) const {
-    BodyMotionSample s;
-    s.time = t;
-    Vec3 angle, rate, second;
-    for (int k = 0; k < 3; ++k) {
-      const double w = frequency[k], u = angle_frequency[k];
-      s.position[k] = origin[k] + amplitude[k] * std::sin(w * t);
-      s.velocity[k] = amplitude[k] * w * std::cos(w * t);
-      s.acceleration[k] = -amplitude[k] * w * w * std::sin(w * t);
-      angle[k] = angle_amplitude[k] * std::sin(u * t);
-      rate[k] = angle_amplitude[k] * u * std::cos(u * t);
-      second[k] = -angle_amplitude[k] * u * u * std::sin(u * t);
-    }
-    const Mat3 rz = Eigen::AngleAxisd(angle[2], Vec3::UnitZ()).toRotationMatrix();
-    const Mat3 ry = Eigen::AngleAxisd(angle[1], Vec3::UnitY()).toRotationMatrix();
-    const Mat3 rx = Eigen::AngleAxisd(angle[0], Vec3::UnitX()).toRotationMatrix();
-    s.orientation = Quat(rz * ry * rx * base).normalized();
-    const Vec3 ez = Vec3::UnitZ(), ey = rz * Vec3::UnitY(), ex = rz * ry * Vec3::UnitX();
-    const Vec3 outer = rate[2] * ez + rate[1] * ey;
-    s.angular_velocity = outer + rate[0] * ex;
-    s.angular_acceleration = second[2] * ez + second[1] * ey + second[0] * ex + rate[1] * (rate[2] * ez).cross(ey) +
-                             rate[0] * outer.cross(ex);
-    return s;
-  }
-};
 
 struct Result {
   std::vector<VecX> effort;
   std::vector<AlignedVector<Vec6>> wrench;
 };
 
-Result run(const Model& model, const MotionInverseDynamicsModel& problem, const Motion& motion,
+Result run(const Model& model, const MotionInverseDynamicsModel& problem, const testing::Motion& motion,
            InverseDynamicsMethod method) {
   MotionInverseDynamicsData work(model, problem);
   MotionInverseDynamicsOptions options;
@@ -87,8 +57,8 @@ double wrench_difference(const Result& a, const Result& b) {
 }
 
 // The body frame pose at q = 0 (the builders' models are assembled there).
-Motion around_start(const Model& model, int body) {
-  Motion m;
+testing::Motion around_start(const Model& model, int body) {
+  testing::Motion m;
   Vec3 origin = Vec3::Zero();
   for (int b = body; b != kGround; b = model.bodies[b].parent) origin += model.joints[b].origin;
   m.origin = origin;
@@ -108,7 +78,7 @@ TEST(ParallelGenerality, StewartAndTsaiThreeMethodsAgree) {
     const int platform = *c.model.body_index("platform");
     const MotionInverseDynamicsModel problem = make_motion_inverse_dynamics(c.model, platform);
     ASSERT_TRUE(problem.parallel) << c.model.name << ": " << problem.parallel_problem;
-    Motion motion = around_start(c.model, platform);
+    testing::Motion motion = around_start(c.model, platform);
     motion.amplitude = c.amplitude;
     motion.frequency = Vec3(2.0, 3.0, 1.5);
     motion.angle_amplitude = c.angle_amplitude;
@@ -136,7 +106,7 @@ TEST(ParallelGenerality, PlanarThreeRrrNewtonEulerAndClosedChainAgree) {
     // limbs of revolute joints: a parallel manipulator with spatial revolute cuts; the
     // planar-revolute cut is not a joint a limb can end with
     EXPECT_EQ(problem.parallel.has_value(), cut == LoopType::Revolute);
-    Motion motion = around_start(model, platform);
+    testing::Motion motion = around_start(model, platform);
     motion.amplitude = Vec3(0.02, 0.015, 0.0);
     motion.frequency = Vec3(2.0, 3.0, 1.0);
     motion.angle_amplitude = Vec3(0.0, 0.0, 0.05);

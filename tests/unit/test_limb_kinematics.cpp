@@ -49,6 +49,30 @@ TEST(LimbPositions, WriteTheForwardKinematicsOfTheirConfiguration) {
   }
 }
 
+// The per-sample form (remembered branch, angles from anchors by the series of atan) gives
+// the configuration of the plain form (atan2 of every angle) along the whole trajectory,
+// across re-anchoring, and after q is reset. Catches a series with a wrong term (errors of
+// order δ⁵ ≈ 1e-6 rad), an anchor kept after it no longer matches, a stale branch memory.
+TEST(LimbPositions, PerSampleFormGivesThePlainFormsConfiguration) {
+  const Model model = testing::example_model("schoenflies_2ups_2upu.yaml");
+  const int platform = *model.body_index("platform");
+  const ParallelModel parallel = make_parallel_model(model, platform);
+  const MotionInverseDynamicsModel problem = make_motion_inverse_dynamics(model, platform);
+  MotionInverseDynamicsData work(model, problem);
+  Data data(model);
+  VecX plain = model.neutral_configuration(), fast = plain;
+  double worst = 0.0;
+  for (int k = 0; k <= 6000; k += 7) {
+    if (k == 3003) fast = plain = model.neutral_configuration();  // reset: branch from q again
+    const BodyMotionSample s = testing::schoenflies_sample(1e-3 * k);
+    const Mat3 rotation = s.orientation.toRotationMatrix();
+    limb_positions(model, parallel, s.position, rotation, plain);
+    limb_positions(model, parallel, s.position, rotation, fast, data, *work.limbs);
+    worst = std::max(worst, (fast - plain).lpNorm<Eigen::Infinity>());
+  }
+  EXPECT_LE(worst, 1e-14);
+}
+
 // The residual alone equals loop_closure's on random trees with a cut joint of every type.
 // Catches a row of the cheap residual that differs from the closure equations.
 TEST(LoopResidual, EqualsTheClosureResidualOnEveryCutType) {

@@ -13,7 +13,9 @@
 
 namespace mechdyn {
 
-/// Reads, validates and finalises the model in the YAML file at `path`.
+/// Reads, validates and finalises the model in the file at `path`: a YAML model file, or a
+/// URDF, SDFormat or MJCF robot description (by extension, or the root element of an .xml
+/// file; io/robot_files.hpp, read with the default ImportOptions).
 Model load_model_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
 /// The same from YAML text; `source` names it in messages (e.g. "<inline>").

@@ -27,9 +27,11 @@
 // (constraints/minimum_effort.hpp); the internal-force dimension and basis are kept.
 // Wrenches are spatial forces [m; f] about the world origin (math/spatial.hpp); the pairing
 // s ∘ W with a twist s = (ω; v) is then the dot product (the reciprocal product ω·m + v·f).
-// Reads Data's position kinematics (com_position, inertia_world) and the limb workspace
-// (S_i with G_i's factor, N_i, body twists and accelerations). Cost O(bodies + Σ k_i + 6 n_x²).
-// Allocates nothing.
+// Closed-form straight legs (LimbState::closed_form) give their two bodies' loads, W⁰_i and
+// the effort column by the formulas of parallel/straight_leg.hpp instead (tested equal).
+// Reads Data's position kinematics (rotation, com_position) and the limb workspace (S_i with
+// G_i's factor, N_i, body twists and accelerations, the legs' state). Cost O(bodies + Σ k_i²
+// + 6 n_x²). Allocates nothing.
 #pragma once
 
 #include "mechdyn/constraints/minimum_effort.hpp"
@@ -45,18 +47,30 @@ struct MomentumScrewWorkspace {
   MomentumScrewWorkspace(const Model& model, const ParallelModel& parallel);
 
   AlignedVector<Vec6> body_load;                  // per body: F_b = dΓ_b/dt − gravity − external ([m; f], origin)
+  std::vector<char> massless;                     // per body: no mass, no inertia (F_b = −external)
+  /// Per body with an inertia symmetric about a body axis u (J = a 1 + (b − a) u uᵀ, decided
+  /// once): J ω̇ + ω × J ω = a ω̇ + (b − a)((u·ω̇) u + (u·ω) ω × u) without rotating ω, ω̇.
+  struct AxialInertia {
+    bool applies = false;
+    Vec3 axis = Vec3::UnitZ();  // u, body frame
+    double across = 0.0, along = 0.0;  // a, b
+  };
+  std::vector<AxialInertia> axial_inertia;
   std::vector<AlignedVector<Vec6>> distal_load;   // per limb, per joint: D_j
   AlignedVector<Vec6> limb_wrench;                // W_i: limb i on the platform
-  MatX system;                                    // A: 6 × (na + Σ(6 − k_i)), eq. (40)
-  VecX right_hand_side;                           // b (6)
+  MatX system;                                    // A: 6 × (na + Σ(6 − k_i)), eq. (40), when not 6 columns
+  Vec6 right_hand_side = Vec6::Zero();            // b
   VecX unknowns;                                  // x = [τ; y]
   std::vector<int> constraint_column;             // per limb: its first y column
   std::vector<std::vector<int>> effort_column;    // per limb, per actuated column: its column in x
   std::vector<AlignedVector<Vec6>> effort_wrench; // per limb, per actuated column: D_i e_a, the wrench per unit effort
+  Vec6 scratch_wrench = Vec6::Zero();             // a passive straight leg's (unused) effort column
   MinimumEffortSolver solver;                     // redundant actuation (more than 6 unknowns)
-  LimbScrews square;                              // exactly 6 unknowns: A, its Gram factor and x
-  ScrewGram square_gram;
-  LimbVector square_solution;
+  bool square = false;                            // exactly 6 unknowns: A in `square_system`
+  Mat6 square_system = Mat6::Zero();
+  ScrewGram square_gram;                          // its Gram factor
+  std::vector<int> leg_limbs;                     // the limbs that are straight legs with closed-form motion
+  std::vector<int> other_bodies;                  // the bodies of no such leg
   Eigen::Index internal_force_dimension = 0;      // the solver's basis holds them when > 0
   VecX effort;                                    // nv: τ at the actuated coordinates, 0 elsewhere
   AlignedVector<Vec6> joint_wrench;               // tree joints (parent on child), then cut joints (b on a)
@@ -69,6 +83,15 @@ struct MomentumScrewWorkspace {
 void momentum_screw_inverse_dynamics(const Model& model, const ParallelModel& parallel, const Data& data,
                                      const LimbWorkspace& limbs, const AlignedVector<Vec6>& external,
                                      MomentumScrewWorkspace& work, double rank_tolerance = 1e-10);
+
+/// body_load from the body's rotation (body → world) and its inertia about the com in the
+/// body frame (the per-sample path: no world inertia R J Rᵀ needed).
+Vec6 body_load_local(double mass, const Vec3& com, const Mat3& rotation, const Mat3& inertia, const Vec3& gravity,
+                     const Vec6& velocity, const Vec6& acceleration, const Vec6& external);
+
+/// body_load for an inertia symmetric about the world axis u: J = a 1 + (b − a) u uᵀ.
+Vec6 body_load_axial(double mass, const Vec3& com, const Vec3& axis, double across, double along, const Vec3& gravity,
+                     const Vec6& velocity, const Vec6& acceleration, const Vec6& external);
 
 /// F = dΓ/dt − gravity − external of one body ([m; f] about the world origin), from its
 /// world centre of mass and inertia, twist V and twist rate A: I_O A + V ×* I_O V − $_g − E.

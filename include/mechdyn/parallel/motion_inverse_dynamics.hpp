@@ -1,7 +1,8 @@
 // Inverse kinematics and inverse dynamics along a prescribed body motion, by one of three
 // methods that must agree (docs/parallel-manipulators.md):
 //   MomentumScrew  parallel manipulators: closed-form limb positions, screw-form limb rates
-//                  and accelerations (parallel/limb_kinematics.hpp), the theorem of the
+//                  and accelerations (parallel/limb_kinematics.hpp; straight U–P–S/U legs by
+//                  the paper's vector formulas, parallel/straight_leg.hpp), the theorem of the
 //                  momentum screw (parallel/momentum_screw_dynamics.hpp; MS eqs. 14, 30–41);
 //   NewtonEuler    any model with loops: general inverse kinematics
 //                  (parallel/prescribed_motion_kinematics.hpp), then every body's
@@ -22,7 +23,11 @@
 // cut joint the wrench of body b on body a. External wrenches act ON their body.
 // Failures carry the sample's time in the message ("t = … s: …"): InvalidArgument for an
 // infeasible motion (closure violated, singular configuration), SolverError for a
-// numerical failure. Allocates nothing per sample after construction.
+// numerical failure. Allocates nothing per sample after construction. With MomentumScrew the
+// results body_velocity, body_acceleration, joint_wrench and effort change places with the
+// method's workspaces (std::swap) instead of being copied; `data` then holds every body's
+// pose (rotation, position, com_position, motion axes; inertia_world only when the positions
+// came from Newton's method, not from the closed form).
 #pragma once
 
 #include <optional>
@@ -47,6 +52,9 @@ struct MotionInverseDynamicsOptions {
   InverseDynamicsMethod method = InverseDynamicsMethod::MomentumScrew;
   /// MomentumScrew: positions in closed form where every limb allows it (else Newton).
   bool closed_form_positions = true;
+  /// MomentumScrew: rates, accelerations and platform wrenches of straight U–P–S/U legs in
+  /// closed form (parallel/straight_leg.hpp), else every limb by the general screw system.
+  bool closed_form_legs = true;
   /// Compute ‖Φ(q)‖∞ of every sample (one more forward kinematics with the closure rows).
   bool closure_residual = true;
   /// Largest ‖Φ‖∞ accepted (m, rad): beyond it the sample is refused (violated closure).

@@ -32,11 +32,15 @@ class ScrewGram {
   /// Factors G = SᵀS. Returns k when the columns are independent, else the index of the
   /// first dependent column (the solves are then not valid).
   int factor(const LimbScrews& screws, double tolerance);
+  /// The same for six screws (k = 6) held in a fixed 6 × 6 matrix.
+  int factor(const Mat6& screws, double tolerance);
   int size() const { return k_; }
   /// x ← G⁻¹ x (x of size k).
   void solve(double* x) const;
   /// x = G⁻¹ Sᵀ r: the least-squares coefficients of r on the columns.
   void least_squares(const LimbScrews& screws, const Vec6& r, LimbVector& x) const;
+  /// The same with the factored screws, into x[0..k).
+  void least_squares(const Vec6& r, double* x) const;
   /// S G⁻¹ e: the screw whose products with the columns are e (k numbers).
   Vec6 dual(const LimbScrews& screws, const double* e) const;
   /// D = S G⁻¹, all k columns.

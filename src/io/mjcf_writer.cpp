@@ -1,0 +1,356 @@
+// MJCF writer (io/mjcf.hpp). Moved here from bench/peers/mjcf.cpp, which the benchmarks
+// used to compare mechdyn with MuJoCo 2.2.2; they now call this one. Cost O(bodies + loops).
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <utility>
+
+#include "mechdyn/errors.hpp"
+#include "mechdyn/io/model_writer.hpp"
+#include "mechdyn/io/mjcf.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/model/data.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+// Shortest decimal that reads back as the same double (round trip through %.17g).
+std::string number(double x) { return shortest_decimal(x); }
+
+std::string vec(const Vec3& v) { return number(v.x()) + " " + number(v.y()) + " " + number(v.z()); }
+std::string quat(const Quat& q) {
+  return number(q.w()) + " " + number(q.x()) + " " + number(q.y()) + " " + number(q.z());
+}
+
+// Attribute value: &, <, > and " escaped.
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+[[noreturn]] void refuse(const Model& model, const std::string& element, const std::string& problem) {
+  throw ModelError(model.name + ": " + element + ": " + problem);
+}
+
+constexpr double kMinimumMoment = 1e-12;  // kg·m², see write_body
+
+// Principal moments and the quaternion (w x y z) of the principal axes of a symmetric
+// inertia J = R diag(d) Rᵀ, R a proper rotation.
+void principal_inertia(const Mat3& inertia, Vec3& moments, Quat& orientation) {
+  const Eigen::SelfAdjointEigenSolver<Mat3> solver(0.5 * (inertia + inertia.transpose()));
+  Mat3 axes = solver.eigenvectors();
+  if (axes.determinant() < 0.0) axes.col(2) = -axes.col(2);
+  moments = solver.eigenvalues();
+  orientation = Quat(axes).normalized();
+}
+
+struct Pose {
+  Mat3 rotation = Mat3::Identity();  // body frame in the parent frame
+  Vec3 translation = Vec3::Zero();
+  std::vector<double> refs;          // the joint's coordinates there (hinge/slide refs)
+};
+
+void write_body(const Model& model, int l, int indent, const std::vector<Pose>& poses, std::ostringstream& out,
+                std::vector<std::string>* warnings) {
+  const Body& body = model.bodies[static_cast<std::size_t>(l)];
+  const Joint& joint = model.joints[static_cast<std::size_t>(l)];
+  const Pose& pose = poses[static_cast<std::size_t>(l)];
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  out << pad << "<body name=\"" << escaped(body.name) << "\" pos=\"" << vec(pose.translation) << "\"";
+  if (!pose.rotation.isIdentity(0.0)) out << " quat=\"" << quat(Quat(pose.rotation).normalized()) << "\"";
+  out << ">\n";
+  auto ref = [&](std::size_t k) {
+    return pose.refs.empty() || pose.refs[k] == 0.0 ? std::string() : " ref=\"" + number(pose.refs[k]) + "\"";
+  };
+  const std::string name = escaped(joint.name);
+  switch (joint.type) {
+    case JointType::Revolute:
+      out << pad << "  <joint name=\"" << name << "\" type=\"hinge\" axis=\"" << vec(joint.axis) << "\"" << ref(0)
+          << "/>\n";
+      break;
+    case JointType::Prismatic:
+      out << pad << "  <joint name=\"" << name << "\" type=\"slide\" axis=\"" << vec(joint.axis) << "\"" << ref(0)
+          << "/>\n";
+      break;
+    case JointType::Universal:  // MuJoCo carries a body's second joint axis with its first
+      out << pad << "  <joint name=\"" << name << "/1\" type=\"hinge\" axis=\"" << vec(joint.axis) << "\"/>\n";
+      out << pad << "  <joint name=\"" << name << "/2\" type=\"hinge\" axis=\"" << vec(joint.second_axis) << "\"/>\n";
+      break;
+    case JointType::Spherical:
+      out << pad << "  <joint name=\"" << name << "\" type=\"ball\"/>\n";
+      break;
+    case JointType::Free:
+      out << pad << "  <freejoint name=\"" << name << "\"/>\n";
+      break;
+    case JointType::Fixed:
+      break;
+  }
+  Vec3 moments;
+  Quat orientation;
+  principal_inertia(body.inertia, moments, orientation);
+  // MuJoCo refuses a moving body with a principal moment below mjMINVAL (1e-15); the
+  // slender rods of four_bar.yaml have 0 about their own axis. Such moments are written
+  // as kMinimumMoment: it enters the dynamics only through rotation about that
+  // principal axis, which a planar mechanism never has.
+  if (moments.minCoeff() < kMinimumMoment && joint.type != JointType::Fixed && warnings != nullptr)
+    warnings->push_back(model.name + ": body '" + body.name + "': principal moment " + number(moments.minCoeff()) +
+                        " kg m^2 written as 1e-12 (MuJoCo refuses smaller ones for moving bodies)");
+  moments = moments.cwiseMax(kMinimumMoment);
+  // MuJoCo checks A + B >= C in floating point; a tensor on the boundary (a thin rod, a
+  // repaired inertia) may miss it by one unit in the last place after the eigen-solver.
+  while (moments[0] + moments[1] < moments[2]) moments[2] = std::nextafter(moments[2], 0.0);
+  if (body.mass > 0.0 || joint.type != JointType::Fixed)
+    out << pad << "  <inertial pos=\"" << vec(body.com) << "\" mass=\"" << number(body.mass) << "\" diaginertia=\""
+        << vec(moments) << "\" quat=\"" << quat(orientation) << "\"/>\n";
+  for (int child : model.children[static_cast<std::size_t>(l)]) write_body(model, child, indent + 2, poses, out, warnings);
+  out << pad << "</body>\n";
+}
+
+// ---- loops -----------------------------------------------------------------------
+
+// Length ℓ between the two connects of a revolute cut (m). Any ℓ > 0 gives the same
+// constraint manifold; 0.1 m is the scale of the benchmark linkages.
+constexpr double kRevoluteAxisLength = 0.1;
+
+// World position at q = 0 of a point fixed on `body` (natural frames are all parallel
+// to the world there, so the joint origins add up).
+Vec3 position_at_zero(const Model& model, int body, const Vec3& point) {
+  Vec3 p = point;
+  for (int b = body; b != kGround; b = model.bodies[static_cast<std::size_t>(b)].parent)
+    p += model.joints[static_cast<std::size_t>(b)].origin;
+  return p;
+}
+
+// True when every joint from ground to `body` keeps it moving in planes normal to the
+// unit vector n: revolute about an axis parallel to n, prismatic perpendicular to n, or
+// fixed. (Rotations about n keep such axes parallel or perpendicular to n.)
+bool moves_in_plane(const Model& model, int body, const Vec3& n) {
+  constexpr double kTolerance = 1e-12;
+  for (int b = body; b != kGround; b = model.bodies[static_cast<std::size_t>(b)].parent) {
+    const Joint& joint = model.joints[static_cast<std::size_t>(b)];
+    const double length = joint.axis.norm();
+    switch (joint.type) {
+      case JointType::Fixed:
+        break;
+      case JointType::Revolute:
+        if (joint.axis.cross(n).norm() > kTolerance * length) return false;
+        break;
+      case JointType::Prismatic:
+        if (std::abs(joint.axis.dot(n)) > kTolerance * length) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+// Appends the connects of loop `index` to `out` (when not null); returns why MuJoCo
+// cannot express the loop, or "" when it can. Fixed cuts are welds: no connect.
+std::string loop_connects(const Model& model, int index, std::vector<MjcfConnect>* out) {
+  const Loop& loop = model.loops[static_cast<std::size_t>(index)];
+  // MuJoCo's body1 must be a body: a world-fixed side becomes body2 (the world).
+  BodyPoint side1 = loop.a, side2 = loop.b;
+  if (side1.body == kGround) std::swap(side1, side2);
+  auto add = [&](const std::string& name, const Vec3& anchor1, const Vec3& anchor2) {
+    if (out != nullptr) out->push_back({name, index, side1.body, side2.body, anchor1, anchor2});
+  };
+  switch (loop.type) {
+    case LoopType::Spherical:  // p_a = p_b
+      add(loop.name, side1.point, side2.point);
+      return "";
+    case LoopType::Revolute: {  // p_a = p_b and R_a n = R_b n (n = loop.axis in both body frames)
+      const Vec3 along = kRevoluteAxisLength * loop.axis.normalized();
+      add(loop.name, side1.point, side2.point);
+      add(loop.name + "/2", side1.point + along, side2.point + along);
+      return "";
+    }
+    case LoopType::PlanarRevolute: {  // the in-plane components of p_a − p_b vanish
+      const Vec3 n = loop.axis.normalized();
+      if (!moves_in_plane(model, loop.a.body, n) || !moves_in_plane(model, loop.b.body, n))
+        return "is planar-revolute in a spatial mechanism (its bodies do not move in planes normal to its axis); "
+               "MuJoCo 2.2.2 has no equality constraint for it";
+      // In planar motion n·(p_1 − p_2) keeps its value at q = 0, and n is the same vector
+      // in every frame involved: shifting anchor 2 by it makes that row hold identically.
+      const double offset = n.dot(position_at_zero(model, side1.body, side1.point) -
+                                  position_at_zero(model, side2.body, side2.point));
+      add(loop.name, side1.point, side2.point + offset * n);
+      return "";
+    }
+    case LoopType::Fixed:
+      return "";
+    default:
+      return std::string("is a ") + loop_type_name(loop.type) +
+             " cut joint; MuJoCo 2.2.2's equality constraints (connect, weld) cannot express it";
+  }
+}
+
+std::string joint_problem(const Model& model, int l) {
+  const Joint& joint = model.joints[static_cast<std::size_t>(l)];
+  if (joint.type == JointType::Free && model.bodies[static_cast<std::size_t>(l)].parent != kGround)
+    return "is a free joint below another body; MuJoCo 2.2.2 allows free joints only in top-level bodies";
+  return "";
+}
+
+}  // namespace
+
+std::vector<MjcfConnect> mjcf_connects(const Model& model) {
+  std::vector<MjcfConnect> connects;
+  for (int i = 0; i < static_cast<int>(model.loops.size()); ++i) {
+    const std::string problem = loop_connects(model, i, &connects);
+    if (!problem.empty()) refuse(model, "loop '" + model.loops[static_cast<std::size_t>(i)].name + "'", problem);
+  }
+  return connects;
+}
+
+bool mjcf_supports(const Model& model) {
+  for (int l = 0; l < model.num_bodies(); ++l)
+    if (!joint_problem(model, l).empty()) return false;
+  for (int i = 0; i < static_cast<int>(model.loops.size()); ++i)
+    if (!loop_connects(model, i, nullptr).empty()) return false;
+  return true;
+}
+
+std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vector<std::string>* warnings) {
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    const std::string problem = joint_problem(model, l);
+    if (!problem.empty()) refuse(model, "joint '" + model.joints[static_cast<std::size_t>(l)].name + "'", problem);
+    if (model.bodies[static_cast<std::size_t>(l)].flexible)
+      refuse(model, "body '" + model.bodies[static_cast<std::size_t>(l)].name + "'",
+             "is flexible; MJCF export writes rigid bodies only");
+  }
+  const std::vector<MjcfConnect> connects = mjcf_connects(model);
+
+  // Body poses in their parents: natural frames at q = 0, or the model posed at q*.
+  std::vector<Pose> poses(static_cast<std::size_t>(model.num_bodies()));
+  Data data(model);
+  if (options.reference_configuration) {
+    const VecX& q = *options.reference_configuration;
+    check_state(model, q);
+    for (const Joint& joint : model.joints)
+      if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic && joint.type != JointType::Fixed)
+        refuse(model, "joint '" + joint.name + "'",
+               std::string("is ") + joint_type_name(joint.type) +
+                   "; a model is written posed at a configuration only with revolute, prismatic and fixed joints");
+    forward_kinematics(model, data, q);
+    for (int l = 0; l < model.num_bodies(); ++l) {
+      const Joint& joint = model.joints[static_cast<std::size_t>(l)];
+      Pose& pose = poses[static_cast<std::size_t>(l)];
+      // The body's pose in its parent's frame (forward_kinematics fills world poses).
+      const std::size_t i = static_cast<std::size_t>(l);
+      const int parent = model.bodies[i].parent;
+      const Mat3 parent_rotation = parent == kGround ? Mat3::Identity() : data.rotation[static_cast<std::size_t>(parent)];
+      const Vec3 parent_position = parent == kGround ? Vec3::Zero() : data.position[static_cast<std::size_t>(parent)];
+      pose.rotation = parent_rotation.transpose() * data.rotation[i];
+      pose.translation = parent_rotation.transpose() * (data.position[i] - parent_position);
+      if (joint.nq == 1) pose.refs.push_back(q[joint.q_index]);
+    }
+  } else {
+    for (int l = 0; l < model.num_bodies(); ++l)
+      poses[static_cast<std::size_t>(l)].translation = model.joints[static_cast<std::size_t>(l)].origin;
+  }
+  // Each connect must join two points that meet in the written configuration.
+  if (!options.loops_set_by_caller && !connects.empty()) {
+    VecX q = options.reference_configuration ? *options.reference_configuration : model.neutral_configuration();
+    forward_kinematics(model, data, q);
+    auto world = [&](int body, const Vec3& point) -> Vec3 {
+      if (body == kGround) return point;
+      return data.position[static_cast<std::size_t>(body)] + data.rotation[static_cast<std::size_t>(body)] * point;
+    };
+    for (const MjcfConnect& c : connects) {
+      const double gap = (world(c.body1, c.anchor1) - world(c.body2, c.anchor2)).norm();
+      const double scale = std::max(1.0, world(c.body1, c.anchor1).norm());
+      if (gap > 1e-9 * scale)
+        refuse(model, "loop '" + model.loops[static_cast<std::size_t>(c.loop)].name + "'",
+               "its two points are " + number(gap) + " m apart " +
+                   (options.reference_configuration ? "at the given configuration"
+                                                    : "at q = 0, where MuJoCo 2.2.2 would join them") +
+                   "; write the model posed at an assembled configuration (mechdyn convert --q)");
+    }
+  }
+  if (warnings != nullptr)
+    for (const Joint& joint : model.joints)
+      if (joint.friction)
+        warnings->push_back(model.name + ": joint '" + joint.name +
+                            "': friction is not written to MJCF (MuJoCo's damping and frictionloss are other laws)");
+
+  std::ostringstream out;
+  out << "<mujoco model=\"" << escaped(model.name) << "\">\n"
+      << "  <!-- written by mechdyn: bodies in natural frames";
+  if (options.reference_configuration) out << ", posed at an assembled configuration (joint ref = mechdyn's q there)";
+  out << " -->\n"
+      << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" boundmass=\"0\" boundinertia=\"0\" autolimits=\"true\"/>\n"
+      << "  <option gravity=\"" << vec(model.gravity) << "\" timestep=\"0.001\"";
+  // With constraints: the Newton solver (exact on the quadratic problem equality
+  // constraints pose), run to a relative improvement of 1e-12.
+  if (!model.loops.empty()) out << " solver=\"Newton\" tolerance=\"1e-12\" iterations=\"100\"";
+  out << ">\n"
+      << "    <flag contact=\"disable\"/>\n"
+      << "  </option>\n"
+      << "  <worldbody>\n";
+  for (int l = 0; l < model.num_bodies(); ++l)
+    if (model.bodies[static_cast<std::size_t>(l)].parent == kGround) write_body(model, l, 4, poses, out, warnings);
+  out << "  </worldbody>\n";
+  if (!model.loops.empty()) {
+    // As hard as MuJoCo 2.2.2 allows. solimp: impedance d = 0.9999 at every violation
+    // (MuJoCo clamps d to [1e-4, 0.9999]), so the regulariser R = (1 − d)/d · diag(A)
+    // (A ≈ J M⁻¹ Jᵀ, MuJoCo's diagonal approximation) is 1e-4 of A's diagonal.
+    // solref: time constant 2 × timestep (the smallest the `refsafe` flag keeps),
+    // critical damping; it acts only on a residual or constraint velocity, ~0 here.
+    const std::string soft = " solref=\"0.002 1\" solimp=\"0.9999 0.9999 0.001 0.5 2\"";
+    auto body_name = [&](int b) { return escaped(model.bodies[static_cast<std::size_t>(b)].name); };
+    out << "  <equality>\n";
+    for (const MjcfConnect& c : connects) {
+      out << "    <connect name=\"" << escaped(c.name) << "\" body1=\"" << body_name(c.body1) << "\"";
+      if (c.body2 != kGround) out << " body2=\"" << body_name(c.body2) << "\"";
+      out << " anchor=\"" << vec(c.anchor1) << "\"" << soft << "/>\n";
+    }
+    for (const Loop& loop : model.loops) {
+      if (loop.type != LoopType::Fixed) continue;
+      // relpose: body2's frame in body1's when the cut is closed. mechdyn's fixed cut keeps
+      // the natural frames parallel (as at q = 0) and a.point on b.point.
+      BodyPoint side1 = loop.a, side2 = loop.b;
+      if (side1.body == kGround) std::swap(side1, side2);
+      // MuJoCo's body frames are mechdyn's natural frames in every configuration (a posed
+      // file only describes them where they stand at q*), so relpose is the same either way.
+      out << "    <weld name=\"" << escaped(loop.name) << "\" body1=\"" << body_name(side1.body) << "\"";
+      if (side2.body != kGround) out << " body2=\"" << body_name(side2.body) << "\"";
+      const Vec3 offset = side1.point - side2.point;
+      const Quat relative = Quat::Identity();
+      out << " anchor=\"" << vec(side2.point) << "\" relpose=\"" << vec(offset) << " "
+          << quat(relative) << "\"" << soft << "/>\n";
+    }
+    out << "  </equality>\n";
+  }
+  // Which joints take input efforts: when some are passive (closed chains), a motor on
+  // each actuated hinge or slide (read_mjcf makes the joints without one passive).
+  bool some_passive = false;
+  for (const Joint& joint : model.joints) some_passive |= !joint.actuated && joint.nv > 0;
+  if (some_passive) {
+    out << "  <actuator>\n";
+    for (const Joint& joint : model.joints) {
+      if (!joint.actuated || joint.nv == 0) continue;
+      if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) {
+        if (warnings != nullptr)
+          warnings->push_back(model.name + ": joint '" + joint.name + "': actuated " + joint_type_name(joint.type) +
+                              " joint: no motor written (MJCF motors drive one hinge or slide)");
+        continue;
+      }
+      out << "    <motor name=\"" << escaped(joint.name) << "\" joint=\"" << escaped(joint.name) << "\"/>\n";
+    }
+    out << "  </actuator>\n";
+  }
+  out << "</mujoco>\n";
+  return out.str();
+}
+
+}  // namespace mechdyn

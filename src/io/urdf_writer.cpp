@@ -1,0 +1,185 @@
+// URDF writer (io/urdf.hpp): a tree model as URDF, in natural frames.
+//
+// Every link frame is the mechdyn body frame (parallel to the world at q = 0), so every
+// <origin> has rpy 0: joint origin xyz = r^{l̄}_{l0}, inertial origin xyz = the com, the
+// inertia tensor entries as they are, joint axes in world directions. Ground is the link
+// "world" (the ROS convention, which read_urdf maps back to ground), and each root body
+// hangs from it by its own joint. Joints: revolute (continuous without position limits),
+// prismatic, fixed, free → floating (read back as free); universal → two revolute joints
+// "<joint>/1", "<joint>/2" through a massless link "<body>/universal" (the same motion);
+// spherical is refused (URDF has none), and so is any loop. Markers become massless links
+// on fixed joints (read back as markers). Friction: coulomb_viscous without load → the
+// <dynamics friction damping> read_urdf reads; other laws are dropped with a warning.
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "mechdyn/errors.hpp"
+#include "mechdyn/io/model_writer.hpp"
+#include "mechdyn/io/urdf.hpp"
+
+namespace mechdyn {
+namespace {
+
+std::string number(double x) { return shortest_decimal(x); }
+
+std::string vec(const Vec3& v) { return number(v.x()) + " " + number(v.y()) + " " + number(v.z()); }
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+void write_link(std::ostringstream& out, const std::string& name, double mass, const Vec3& com, const Mat3& J) {
+  out << "  <link name=\"" << escaped(name) << "\">\n";
+  if (mass > 0.0 || J.cwiseAbs().maxCoeff() > 0.0)
+    out << "    <inertial>\n      <origin xyz=\"" << vec(com) << "\" rpy=\"0 0 0\"/>\n      <mass value=\"" << number(mass)
+        << "\"/>\n      <inertia ixx=\"" << number(J(0, 0)) << "\" ixy=\"" << number(J(0, 1)) << "\" ixz=\""
+        << number(J(0, 2)) << "\" iyy=\"" << number(J(1, 1)) << "\" iyz=\"" << number(J(1, 2)) << "\" izz=\""
+        << number(J(2, 2)) << "\"/>\n    </inertial>\n";
+  out << "  </link>\n";
+}
+
+// Position limits are required by URDF for revolute and prismatic joints; a prismatic
+// joint without them gets ±1e30 m (URDF has no "unlimited").
+void write_limits(std::ostringstream& out, const Joint& joint, bool positions) {
+  const JointLimits limits = joint.limits.value_or(JointLimits{});
+  out << "    <limit";
+  if (positions) {
+    const double lower = std::isfinite(limits.lower) ? limits.lower : -1e30;
+    const double upper = std::isfinite(limits.upper) ? limits.upper : 1e30;
+    out << " lower=\"" << number(lower) << "\" upper=\"" << number(upper) << "\"";
+  }
+  // URDF requires effort and velocity; 0 is the common "not given" (read_urdf reads it so).
+  out << " effort=\"" << number(std::isfinite(limits.effort) ? limits.effort : 0.0) << "\" velocity=\""
+      << number(std::isfinite(limits.velocity) ? limits.velocity : 0.0) << "\"/>\n";
+}
+
+}  // namespace
+
+std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
+  auto warn = [&](const std::string& element, const std::string& text) {
+    if (warnings != nullptr) warnings->push_back(model.name + ": " + element + ": " + text);
+  };
+  if (!model.loops.empty())
+    throw ModelError(model.name + ": loop '" + model.loops[0].name +
+                     "': URDF describes trees only; a model with loops is written as MJCF (.xml) or mechdyn YAML");
+  if (model.gravity != Vec3(0.0, 0.0, -9.81))
+    warn("gravity", "URDF has no gravity; [" + vec(model.gravity) +
+                        "] is not written (a URDF is read with [0, 0, -9.81])");
+  std::set<std::string> names;  // link names in the URDF
+  names.insert("world");
+  for (const Body& body : model.bodies) {
+    if (body.name == "world")
+      throw ModelError(model.name + ": body 'world': the URDF names ground 'world'; rename the body");
+    if (body.flexible) throw ModelError(model.name + ": body '" + body.name + "': is flexible; URDF has rigid links only");
+    names.insert(body.name);
+  }
+  std::set<std::string> joint_names;  // joint names in the URDF
+  for (const Joint& joint : model.joints) {
+    joint_names.insert(joint.name);
+    if (joint.type == JointType::Universal) {
+      joint_names.insert(joint.name + "/1");
+      joint_names.insert(joint.name + "/2");
+    }
+  }
+  for (const Joint& joint : model.joints)
+    if (joint.type == JointType::Spherical)
+      throw ModelError(model.name + ": joint '" + joint.name +
+                       "': is spherical; URDF has no spherical joint (write MJCF or mechdyn YAML)");
+
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\"?>\n"
+      << "<!-- written by mechdyn from model '" << escaped(model.name)
+      << "': natural frames (every link frame parallel to the world at q = 0) -->\n"
+      << "<robot name=\"" << escaped(model.name) << "\">\n"
+      << "  <link name=\"world\"/>\n";
+  auto link_name = [&](int body) { return body == kGround ? std::string("world") : model.bodies[static_cast<std::size_t>(body)].name; };
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    const Body& body = model.bodies[static_cast<std::size_t>(l)];
+    const Joint& joint = model.joints[static_cast<std::size_t>(l)];
+    std::string parent = link_name(body.parent);
+    Vec3 origin = joint.origin;
+    const std::string element = "joint '" + joint.name + "'";
+    if (joint.type == JointType::Universal) {
+      std::string middle = body.name + "/universal";
+      while (names.count(middle)) middle += "_";
+      names.insert(middle);
+      write_link(out, middle, 0.0, Vec3::Zero(), Mat3::Zero());
+      out << "  <joint name=\"" << escaped(joint.name) << "/1\" type=\"continuous\">\n    <parent link=\""
+          << escaped(parent) << "\"/>\n    <child link=\"" << escaped(middle) << "\"/>\n    <origin xyz=\"" << vec(origin)
+          << "\" rpy=\"0 0 0\"/>\n    <axis xyz=\"" << vec(joint.axis) << "\"/>\n  </joint>\n";
+      warn(element, "universal: written as revolute joints '" + joint.name + "/1', '" + joint.name +
+                        "/2' through the massless link '" + middle + "' (the same motion)");
+      parent = middle;
+      origin = Vec3::Zero();
+    }
+    write_link(out, body.name, body.mass, body.com, body.inertia);
+    std::string type;
+    bool positions = false, limited = false;
+    switch (joint.type) {
+      case JointType::Revolute:
+        positions = joint.limits && std::isfinite(joint.limits->lower) && std::isfinite(joint.limits->upper);
+        type = positions ? "revolute" : "continuous";
+        limited = positions || (joint.limits && (std::isfinite(joint.limits->effort) || std::isfinite(joint.limits->velocity)));
+        break;
+      case JointType::Universal:
+        type = "continuous";
+        break;
+      case JointType::Prismatic:
+        type = "prismatic";
+        positions = limited = true;
+        break;
+      case JointType::Free:
+        type = "floating";
+        break;
+      case JointType::Fixed:
+        type = "fixed";
+        break;
+      case JointType::Spherical:
+        break;  // refused above
+    }
+    const std::string name = joint.type == JointType::Universal ? joint.name + "/2" : joint.name;
+    out << "  <joint name=\"" << escaped(name) << "\" type=\"" << type << "\">\n    <parent link=\"" << escaped(parent)
+        << "\"/>\n    <child link=\"" << escaped(body.name) << "\"/>\n    <origin xyz=\"" << vec(origin)
+        << "\" rpy=\"0 0 0\"/>\n";
+    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)
+      out << "    <axis xyz=\"" << vec(joint.axis) << "\"/>\n";
+    if (joint.type == JointType::Universal) out << "    <axis xyz=\"" << vec(joint.second_axis) << "\"/>\n";
+    if (limited) write_limits(out, joint, positions);
+    if (joint.friction) {
+      const JointFriction& f = *joint.friction;
+      if (f.model == FrictionModel::CoulombViscous && !f.load && joint.type != JointType::Universal)
+        out << "    <dynamics damping=\"" << number(f.viscous) << "\" friction=\"" << number(f.coulomb) << "\"/>\n";
+      else
+        warn(element, "friction is not written (URDF's <dynamics> holds Coulomb and viscous coefficients only)");
+    }
+    out << "  </joint>\n";
+  }
+  for (const Marker& marker : model.markers) {
+    if (names.count(marker.name)) {
+      warn("marker '" + marker.name + "'", "a link has its name; the marker is not written");
+      continue;
+    }
+    names.insert(marker.name);
+    std::string joint_name = marker.name;
+    while (joint_names.count(joint_name)) joint_name += "_marker";
+    joint_names.insert(joint_name);
+    write_link(out, marker.name, 0.0, Vec3::Zero(), Mat3::Zero());
+    out << "  <joint name=\"" << escaped(joint_name) << "\" type=\"fixed\">\n    <parent link=\""
+        << escaped(link_name(marker.at.body)) << "\"/>\n    <child link=\"" << escaped(marker.name)
+        << "\"/>\n    <origin xyz=\"" << vec(marker.at.point) << "\" rpy=\"0 0 0\"/>\n  </joint>\n";
+  }
+  out << "</robot>\n";
+  return out.str();
+}
+
+}  // namespace mechdyn
