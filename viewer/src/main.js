@@ -1,0 +1,339 @@
+// The page of `mechdyn view` (docs/viewer.md): draws the model, plays the run with a time
+// slider, overlays joint reactions, friction, normal loads and cut-joint forces, and plots
+// any CSV column against time. Without a run: one slider per coordinate, loops assembled
+// by assembly.js. window.mechdynViewer is a small hook for the browser tests.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { loadData, rowAt } from './data.js';
+import { forwardKinematics, integrateJoint, quaternionRotation } from './kinematics.js';
+import { assemble, closureResidual } from './assembly.js';
+import { buildScene, makeArrow, modelExtent, poseScene, setArrow } from './scene.js';
+import { Plot } from './plot.js';
+
+const started = performance.now();
+const data = loadData(window.MECHDYN_DATA);
+const { model, run } = data;
+const $ = (id) => document.getElementById(id);
+
+function quaternionOf(R) {
+  const m = new THREE.Matrix4().set(R[0], R[1], R[2], 0, R[3], R[4], R[5], 0, R[6], R[7], R[8], 0, 0, 0, 0, 1);
+  const q = new THREE.Quaternion().setFromRotationMatrix(m);
+  return [q.w, q.x, q.y, q.z];
+}
+const withQuaternions = (poses) => poses.map((p) => ({ ...p, quaternion: quaternionOf(p.R) }));
+
+// The library's poses of run row r: [{p, quaternion, R}].
+function runPoses(r) {
+  const n = model.bodies.length, base = r * 7 * n, P = run.poses;
+  const poses = [];
+  for (let i = 0; i < n; i++) {
+    const o = base + 7 * i;
+    const quaternion = [P[o + 3], P[o + 4], P[o + 5], P[o + 6]];
+    poses.push({ p: [P[o], P[o + 1], P[o + 2]], quaternion, R: quaternionRotation(...quaternion) });
+  }
+  return poses;
+}
+
+// ---- scene, camera, renderer -------------------------------------------------------
+let q = model.q0.slice();
+const initialPoses = run ? runPoses(0) : withQuaternions(forwardKinematics(model, q));
+const extent = modelExtent(model, initialPoses);
+const size = extent.size;
+const built = buildScene(model, size);
+const canvas = $('view');
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(window.devicePixelRatio || 1);
+const camera = new THREE.PerspectiveCamera(45, 1, size * 0.01, size * 200);
+camera.up.copy(built.up);
+const target = new THREE.Vector3(...extent.center);
+const side = new THREE.Vector3(1, -2.2, 0).normalize();
+if (Math.abs(side.dot(built.up)) > 0.9) side.set(1, 0, 0);
+camera.position.copy(target).addScaledVector(side.projectOnPlane(built.up).normalize(), 3.2 * size).addScaledVector(built.up, 1.4 * size);
+const controls = new OrbitControls(camera, canvas);
+controls.target.copy(target);
+controls.update();
+
+function resize() {
+  const box = canvas.parentElement.getBoundingClientRect();
+  renderer.setSize(box.width, box.height, false);
+  camera.aspect = box.width / Math.max(1, box.height);
+  camera.updateProjectionMatrix();
+}
+window.addEventListener('resize', resize);
+resize();
+
+// ---- overlays from the run's columns ---------------------------------------------------
+const overlays = [];  // {kind, name, arrow, vector(r, poses) → [origin, v], max}
+const arrowLength = 0.8 * size;
+// Below these an arrow is round-off (a free fall's reactions): 1e-9 of the model's weight,
+// and of its weight times its size for torques.
+const weight = model.bodies.reduce((s, b) => s + b.mass, 0) * Math.max(1e-3, Math.hypot(...model.gravity));
+const floor = { force: 1e-9 * weight, torque: 1e-9 * weight * size };
+function columns3(prefix, suffix) {
+  const c = ['x', 'y', 'z'].map((a) => run.column(`${prefix}${a}${suffix}`));
+  return c.every(Boolean) ? c : null;
+}
+function maxNorm(cols) {
+  let m = 0;
+  for (let r = 0; r < run.rows; r++) m = Math.max(m, Math.hypot(cols[0][r], cols[1][r], cols[2][r]));
+  return m;
+}
+function addVectorOverlays(kind, color, items) {
+  const found = items.filter((it) => it.cols);
+  const lowest = kind.endsWith('torque') ? floor.torque : floor.force;
+  const max = Math.max(lowest, ...found.map((it) => maxNorm(it.cols)));
+  for (const it of found)
+    overlays.push({ kind, name: it.name, arrow: makeArrow(built.scene, color, arrowLength), max,
+      at: (r, poses) => [it.origin(poses), [it.cols[0][r], it.cols[1][r], it.cols[2][r]]] });
+}
+const normalLoads = [];
+if (run) {
+  const origin = (i) => (poses) => poses[i].p;
+  addVectorOverlays('reaction force', 0xd62728, model.bodies.map((b, i) => ({ name: b.joint.name, origin: origin(i), cols: columns3(`reaction_${b.joint.name}_f`, '_N') })));
+  addVectorOverlays('reaction torque', 0x9467bd, model.bodies.map((b, i) => ({ name: b.joint.name, origin: origin(i), cols: columns3(`reaction_${b.joint.name}_t`, '_N_m') })));
+  const cutPoint = (loop) => (poses) => {
+    if (loop.a.body < 0) return loop.a.point;
+    const R = poses[loop.a.body].R, p = poses[loop.a.body].p, x = loop.a.point;
+    return [0, 1, 2].map((k) => p[k] + R[3 * k] * x[0] + R[3 * k + 1] * x[1] + R[3 * k + 2] * x[2]);
+  };
+  addVectorOverlays('cut force', 0xff7f0e, model.loops.map((l) => ({ name: l.name, origin: cutPoint(l), cols: columns3(`cut_${l.name}_f`, '_N') })));
+  addVectorOverlays('cut torque', 0x8c564b, model.loops.map((l) => ({ name: l.name, origin: cutPoint(l), cols: columns3(`cut_${l.name}_t`, '_N_m') })));
+  // friction of a revolute or prismatic joint: along its world axis (fixed in the parent)
+  const friction = [];
+  model.bodies.forEach((b, i) => {
+    const j = b.joint;
+    if (!['revolute', 'prismatic'].includes(j.type)) return;
+    const col = run.column(`friction_${j.name}_${j.type === 'revolute' ? 'N_m' : 'N'}`);
+    if (!col) return;
+    friction.push({ name: j.name, col, i, axis: j.axis });
+  });
+  const frictionMax = Math.max(floor.force * size, ...friction.map((f) => f.col.reduce((m, x) => Math.max(m, Math.abs(x)), 0)));
+  for (const f of friction) {
+    overlays.push({ kind: 'friction', name: f.name, arrow: makeArrow(built.scene, 0x2ca02c, arrowLength), max: frictionMax,
+      at: (r, poses) => {
+        const parent = model.bodies[f.i].parent;
+        const R = parent >= 0 ? poses[parent].R : [1, 0, 0, 0, 1, 0, 0, 0, 1];
+        const n = [0, 1, 2].map((k) => R[3 * k] * f.axis[0] + R[3 * k + 1] * f.axis[1] + R[3 * k + 2] * f.axis[2]);
+        return [poses[f.i].p, n.map((x) => x * f.col[r])];
+      } });
+  }
+  model.bodies.forEach((b, i) => {
+    const col = run.column(`normal_load_${b.joint.name}_N_m`) || run.column(`normal_load_${b.joint.name}_N`);
+    if (col) normalLoads.push({ i, col, max: col.reduce((m, x) => Math.max(m, Math.abs(x)), 0) });
+  });
+}
+
+// marker traces: world positions over the whole run
+const traces = [];
+if (run) {
+  for (const m of built.markers) {
+    const positions = new Float32Array(3 * run.rows);
+    for (let r = 0; r < run.rows; r++) {
+      const n = model.bodies.length, o = (r * n + Math.max(0, m.marker.body)) * 7, P = run.poses, x = m.marker.point;
+      if (m.marker.body < 0) { positions.set(x, 3 * r); continue; }
+      const R = quaternionRotation(P[o + 3], P[o + 4], P[o + 5], P[o + 6]);
+      for (let k = 0; k < 3; k++) positions[3 * r + k] = P[o + k] + R[3 * k] * x[0] + R[3 * k + 1] * x[1] + R[3 * k + 2] * x[2];
+    }
+    const geometry = new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(positions, 3));
+    const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: 0x333333 }));
+    built.scene.add(line);
+    traces.push(line);
+  }
+}
+
+// ---- state and drawing ------------------------------------------------------------------
+let row = 0, playing = false, speed = 1, playTime = 0, followBody = -1, lastGaps = [];
+let currentPoses = initialPoses;
+const info = $('info');
+
+function update() {
+  const poses = run ? runPoses(row) : withQuaternions(forwardKinematics(model, q));
+  currentPoses = poses;
+  lastGaps = poseScene(built, model, poses);
+  if (run) {
+    for (const o of overlays) {
+      const [origin, v] = o.at(row, poses);
+      setArrow(o.arrow, origin, v, o.max, arrowLength);
+    }
+    for (const nl of normalLoads) {
+      const f = nl.max > 0 ? Math.abs(nl.col[row]) / nl.max : 0;
+      built.bodies[nl.i].jointMaterial.color.setRGB(0.2 + 0.8 * f, 0.25 * (1 - f) + 0.1, 0.8 * (1 - f) + 0.1);
+    }
+    for (const t of traces) t.geometry.setDrawRange(0, row + 1);
+    $('time').value = String(row);
+    $('time-label').textContent = `t = ${run.times[row].toFixed(3)} s`;
+    for (const p of plots) p.draw(row);
+  }
+  const residual = run && run.column('closure_residual') ? run.column('closure_residual')[row] : null;
+  const lines = model.loops.map((l, k) => `${l.name} (${l.type}): gap ${lastGaps[k].toExponential(2)} m`);
+  if (residual !== null) lines.push(`closure residual ‖Φ‖∞ (run): ${residual.toExponential(2)}`);
+  if (!run && model.loops.length) lines.push(`closure residual ‖Φ‖∞ (page): ${assembled.residual.toExponential(2)}`);
+  if (data.assemblyNote) lines.push(`library assembly: ${data.assemblyNote}`);
+  info.textContent = lines.join('\n');
+}
+
+function render() {
+  if (followBody >= 0) {
+    const p = new THREE.Vector3(...currentPoses[followBody].p);
+    camera.position.add(p.clone().sub(controls.target));
+    controls.target.copy(p);
+  }
+  controls.update();
+  renderer.render(built.scene, camera);
+}
+
+let frames = 0, lastFrame = performance.now();
+function loop(now) {
+  const dt = Math.min(0.1, (now - lastFrame) / 1000);
+  lastFrame = now;
+  frames++;
+  if (playing && run) {
+    playTime += dt * speed;
+    const end = run.times[run.rows - 1];
+    if (playTime > end) playTime = run.times[0];
+    const r = rowAt(run.times, playTime);
+    if (r !== row) { row = r; update(); }
+  }
+  render();
+  requestAnimationFrame(loop);
+}
+
+// ---- controls ---------------------------------------------------------------------------
+function setTime(t) {
+  row = rowAt(run.times, t);
+  playTime = run.times[row];
+  update();
+  render();
+}
+const plots = [];
+const toggles = { frames: false, axes: false, forces: true, torques: false, friction: true, cuts: true, traces: true };
+function applyToggles() {
+  built.bodies.forEach((b) => { b.frame.visible = toggles.frames; b.axes.visible = toggles.axes; });
+  for (const o of overlays) {
+    const on = o.kind === 'reaction force' ? toggles.forces : o.kind === 'reaction torque' ? toggles.torques
+      : o.kind === 'friction' ? toggles.friction : toggles.cuts;
+    o.arrow.userData.enabled = on;
+  }
+  for (const t of traces) t.visible = toggles.traces;
+  update();
+  render();
+}
+const togglesBox = $('toggles');
+for (const [key, label] of [['frames', 'body frames'], ['axes', 'joint axes'], ['forces', 'reaction forces'], ['torques', 'reaction torques'], ['friction', 'friction'], ['cuts', 'cut-joint forces'], ['traces', 'marker traces']]) {
+  const l = document.createElement('label');
+  const box = document.createElement('input');
+  box.type = 'checkbox', box.checked = toggles[key], box.id = `toggle-${key}`;
+  box.onchange = () => { toggles[key] = box.checked; applyToggles(); };
+  l.append(box, ` ${label}`);
+  togglesBox.appendChild(l);
+}
+const follow = $('follow');
+follow.add(new Option('(free camera)', '-1'));
+model.bodies.forEach((b, i) => follow.add(new Option(b.name, String(i))));
+follow.onchange = () => { followBody = Number(follow.value); render(); };
+
+let assembled = { q, residual: 0, iterations: 0 };
+if (run) {
+  $('run-controls').hidden = false;
+  $('sliders').hidden = true;
+  const slider = $('time');
+  slider.max = String(run.rows - 1);
+  slider.oninput = () => { row = Number(slider.value); playTime = run.times[row]; update(); };
+  $('play').onclick = () => { playing = !playing; $('play').textContent = playing ? 'pause' : 'play'; };
+  $('speed').onchange = () => { speed = Number($('speed').value); };
+  const select = $('columns');
+  for (const c of run.columns.slice(1)) select.add(new Option(c, c));
+  const addPlot = (c) => {
+    if (!run.column(c) || plots.some((p) => p.column === c)) return;
+    plots.push(new Plot($('plots'), run, c, setTime, (p) => plots.splice(plots.indexOf(p), 1)));
+    update();
+  };
+  $('add-plot').onclick = () => addPlot(select.value);
+  // default plots: the first effort and what mechdyn adds: closure, a normal load
+  const defaults = [run.columns.find((c) => c.startsWith('tau_')), run.columns.find((c) => c.startsWith('normal_load_')),
+    run.columns.includes('closure_residual') ? 'closure_residual' : run.columns.find((c) => c === 'kinetic_energy_J')];
+  defaults.filter(Boolean).forEach(addPlot);
+  const t = Number(new URLSearchParams(window.location.search).get('t'));
+  row = Number.isFinite(t) ? rowAt(run.times, t) : 0;
+  playTime = run.times[row];
+} else {
+  // one slider per coordinate; with loops only the actuated ones move, the passive follow
+  $('run-controls').hidden = true;
+  const box = $('sliders');
+  if (model.loops.length) assembled = assemble(model, q);
+  q = assembled.q;
+  const base = q.slice();
+  model.bodies.forEach((b) => {
+    const j = b.joint;
+    if (j.nv === 0) return;
+    const passive = model.loops.length > 0 && !j.actuated;
+    const rotationVector = j.type === 'spherical' || j.type === 'free';
+    const names = j.type === 'free' ? ['x', 'y', 'z', 'rx', 'ry', 'rz'] : j.type === 'spherical' ? ['rx', 'ry', 'rz'] : j.type === 'universal' ? ['1', '2'] : j.type === 'cylindrical' ? ['angle', 'slide'] : [''];
+    const values = new Array(j.nv).fill(0);
+    names.forEach((suffix, k) => {
+      const angular = rotationVector ? (j.type === 'free' ? k >= 3 : true) : !(j.type === 'prismatic' || (j.type === 'cylindrical' && k === 1));
+      const start = rotationVector ? 0 : base[j.q_index + k];
+      const lo = j.limits && j.nv === 1 ? j.limits[0] : angular ? start - Math.PI : start - 2 * size;
+      const hi = j.limits && j.nv === 1 ? j.limits[1] : angular ? start + Math.PI : start + 2 * size;
+      const label = document.createElement('label');
+      label.textContent = `${j.name}${suffix ? ' ' + suffix : ''}${passive ? ' (passive)' : ''}`;
+      const input = document.createElement('input');
+      input.type = 'range', input.min = String(lo), input.max = String(hi), input.step = String((hi - lo) / 1000);
+      input.value = String(start);
+      input.disabled = passive;
+      input.dataset.joint = j.name, input.dataset.k = String(k);
+      input.oninput = () => {
+        if (rotationVector) {
+          values[k] = Number(input.value);
+          for (let c = 0; c < j.nq; c++) q[j.q_index + c] = base[j.q_index + c];
+          integrateJoint(j, q, values);
+        } else {
+          q[j.q_index + k] = Number(input.value);
+        }
+        if (model.loops.length) { assembled = assemble(model, q); q = assembled.q; }
+        update();
+        render();
+      };
+      box.append(label, input);
+    });
+  });
+}
+
+window.mechdynViewer = {
+  ready: false,
+  openMilliseconds: 0,
+  setTime(t) { setTime(t); return run ? run.times[row] : 0; },
+  time: () => (run ? run.times[row] : 0),
+  rows: () => (run ? run.rows : 0),
+  // the screen position (CSS pixels) of a body's frame origin, or of its centre of mass
+  bodyScreenPosition(name, point = 'origin') {
+    const i = model.bodies.findIndex((b) => b.name === name);
+    const { p, R } = currentPoses[i], c = model.bodies[i].com;
+    const x = point === 'com' ? [0, 1, 2].map((k) => p[k] + R[3 * k] * c[0] + R[3 * k + 1] * c[1] + R[3 * k + 2] * c[2]) : p;
+    const v = new THREE.Vector3(...x).project(camera);
+    const box = canvas.getBoundingClientRect();
+    return { x: (v.x + 1) / 2 * box.width, y: (1 - v.y) / 2 * box.height };
+  },
+  arrows: () => overlays.map((o) => ({ kind: o.kind, name: o.name, visible: o.arrow.visible, length: o.arrow.userData.length || 0 })),
+  poses: () => currentPoses.map((p) => ({ p: p.p.slice(), R: p.R.slice() })),
+  forwardKinematics: (qq) => forwardKinematics(model, qq),
+  runQ(r) { return Array.from(run.q.subarray(r * model.nq, (r + 1) * model.nq)); },
+  runPoses: (r) => runPoses(r).map((p) => ({ p: p.p, R: p.R })),
+  q: () => q.slice(),
+  closureResidual: () => closureResidual(model, q),
+  gaps: () => lastGaps.slice(),
+  moveSlider(joint, k, value) {
+    const input = document.querySelector(`#sliders input[data-joint="${joint}"][data-k="${k}"]`);
+    input.value = String(value);
+    input.oninput();
+    return Number(input.value);
+  },
+  play(on) { playing = on; },
+  plots: () => plots.map((p) => p.column),
+  frames: () => frames,
+};
+applyToggles();
+render();
+window.mechdynViewer.openMilliseconds = performance.now() - started;
+window.mechdynViewer.ready = true;
+requestAnimationFrame(loop);

@@ -1,0 +1,206 @@
+// Browser tests of the page that `mechdyn view` writes (docs/viewer.md), in Debian's
+// Chromium (the system browser, never a downloaded one) driven headless by playwright-core.
+//
+//   node viewer/test/browser_test.mjs MECHDYN_BINARY SOURCE_DIR OUT_DIR
+//
+// For each bundled example it runs `mechdyn simulate` and `mechdyn view`, opens the page
+// from file:// and checks, each check naming the bug it would catch:
+//  - no console error and no uncaught exception (a broken bundle, a missing column);
+//  - the WebGL canvas is not empty: > 1 % of its pixels differ from the background
+//    (nothing drawn: a context that failed, a camera looking away, NaN poses);
+//  - `index.html?t=T` opens at the row of T (the URL parameter ignored);
+//  - the slider moves the mechanism: a body's projected screen position changes by more
+//    than 5 px between two times (poses not updated, one row shown for all times);
+//  - a reaction-force arrow is shown exactly for the joints whose reaction in the CSV —
+//    parsed here, independently of the page's decoding — is non-zero at that time, and
+//    its length grows with |f| (arrows for the wrong joint, wrong column, wrong scale);
+//  - the page's forward kinematics (viewer/src/kinematics.js, used by the sliders) gives
+//    the library's poses of the run (body_poses.hpp) to 1e-5 of the model size (float32
+//    storage) at several rows (a joint convention of the page that differs from the library);
+//  - without a run, moving an actuated slider of a model with loops moves the passive
+//    bodies and keeps the loops closed by the library's own measure: `mechdyn eval --q
+//    <the page's q> --json` gives ‖Φ‖∞ < 1e-9 (a page assembly that only looks closed),
+//    and its body_poses equal the page's (kinematics of universal/spherical joints);
+// and saves a PNG screenshot of each page in OUT_DIR.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require_ = (await import('node:module')).createRequire(import.meta.url);
+const [mechdyn, source, out] = process.argv.slice(2);
+if (!mechdyn || !source || !out) {
+  console.error('usage: node browser_test.mjs MECHDYN_BINARY SOURCE_DIR OUT_DIR');
+  process.exit(2);
+}
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+fs.mkdirSync(out, { recursive: true });
+const { chromium } = require_(path.join(here, '..', 'node_modules', 'playwright-core'));
+
+let passed = 0, failed = 0;
+function check(condition, what) {
+  if (condition) passed++;
+  else failed++;
+  console.log(`${condition ? 'ok  ' : 'FAIL'} ${what}`);
+}
+const run = (args) => execFileSync(mechdyn, args, { cwd: source, encoding: 'utf8', maxBuffer: 1 << 28 });
+
+function parseCsv(file) {
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+  const header = lines[0].split(',');  // the examples' names need no quoting
+  const rows = lines.slice(1).map((l) => l.split(',').map(Number));
+  return { header, rows, col: (name) => header.indexOf(name) };
+}
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--no-sandbox'],
+});
+
+async function openPage(dir, query = '') {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(pathToFileURL(path.join(dir, 'index.html')).href + query);
+  await page.waitForFunction(() => window.mechdynViewer && window.mechdynViewer.ready, null, { timeout: 60000 });
+  await page.waitForTimeout(300);
+  return { page, errors };
+}
+
+// Fraction of the WebGL canvas's pixels that differ from the background colour.
+async function drawnFraction(page) {
+  return page.evaluate(() => {
+    const gl = document.getElementById('view');
+    const c = document.createElement('canvas');
+    c.width = gl.width, c.height = gl.height;
+    const g = c.getContext('2d');
+    g.drawImage(gl, 0, 0);
+    const pixels = g.getImageData(0, 0, c.width, c.height).data;
+    let differ = 0;
+    const bg = [0xf4, 0xf5, 0xf7];
+    for (let i = 0; i < pixels.length; i += 4)
+      if (Math.abs(pixels[i] - bg[0]) + Math.abs(pixels[i + 1] - bg[1]) + Math.abs(pixels[i + 2] - bg[2]) > 30) differ++;
+    return differ / (pixels.length / 4);
+  });
+}
+
+async function runCase({ name, model, simulate, body, times, query }) {
+  const csv = path.join(out, `${name}.csv`);
+  const dir = path.join(out, `${name}_view`);
+  run(['simulate', model, ...simulate, '--output', csv]);
+  run(['view', model, csv, '-o', dir]);
+  const table = parseCsv(csv);
+  const { page, errors } = await openPage(dir, query);
+  const tQuery = Number(new URLSearchParams(query).get('t'));
+  const opened = await page.evaluate(() => window.mechdynViewer.time());
+  check(Math.abs(opened - tQuery) <= 0.011, `${name}: ?t=${tQuery} opens at t = ${opened}`);
+  const fraction = await drawnFraction(page);
+  check(fraction > 0.01, `${name}: WebGL canvas drawn (${(100 * fraction).toFixed(1)} % of pixels differ from the background)`);
+  await page.screenshot({ path: path.join(out, `${name}.png`) });
+
+  await page.evaluate((t) => window.mechdynViewer.setTime(t), times[0]);
+  const a = await page.evaluate((b) => window.mechdynViewer.bodyScreenPosition(b), body);
+  await page.evaluate((t) => window.mechdynViewer.setTime(t), times[1]);
+  const b = await page.evaluate((b) => window.mechdynViewer.bodyScreenPosition(b), body);
+  const moved = Math.hypot(a.x - b.x, a.y - b.y);
+  check(moved > 5, `${name}: body ${body} moves ${moved.toFixed(1)} px on screen between t = ${times[0]} and ${times[1]} s`);
+
+  // reaction arrows against the CSV at the row of times[1]
+  const t = await page.evaluate(() => window.mechdynViewer.time());
+  const r = table.rows.findIndex((row) => Math.abs(row[0] - t) < 1e-12);
+  const arrows = await page.evaluate(() => window.mechdynViewer.arrows());
+  const reactions = arrows.filter((x) => x.kind === 'reaction force');
+  const joints = table.header.filter((h) => h.startsWith('reaction_') && h.endsWith('_fx_N')).map((h) => h.slice(9, -5));
+  check(reactions.length === joints.length && joints.length > 0, `${name}: one reaction-force arrow per joint (${reactions.length} of ${joints.length})`);
+  let consistent = true, strongest = null, weakest = null;
+  for (const j of joints) {
+    const f = Math.hypot(...['fx', 'fy', 'fz'].map((c) => table.rows[r][table.col(`reaction_${j}_${c}_N`)]));
+    const arrow = reactions.find((x) => x.name === j);
+    if (!arrow || arrow.visible !== f > 1e-6) consistent = false;  // the page's floor: 1e-9 of the weight
+    if (f > 1e-6 && (!strongest || f > strongest.f)) strongest = { f, arrow };
+    if (f > 1e-6 && (!weakest || f < weakest.f)) weakest = { f, arrow };
+  }
+  check(consistent, `${name}: a reaction arrow is shown exactly where the CSV's reaction is non-zero at t = ${t}`);
+  check(strongest && weakest && (strongest.f === weakest.f || strongest.arrow.length > weakest.arrow.length),
+    `${name}: the arrow of the largest reaction (${strongest?.f.toPrecision(3)} N) is longer than that of the smallest (${weakest?.f.toPrecision(3)} N)`);
+  const kinds = new Set(arrows.filter((x) => x.visible).map((x) => x.kind));
+  if (table.header.some((h) => h.startsWith('cut_'))) check(kinds.has('cut force'), `${name}: cut-joint force arrows shown`);
+  if (table.header.some((h) => h.startsWith('friction_'))) check(kinds.has('friction'), `${name}: friction arrows shown`);
+
+  // the page's kinematics against the library's poses
+  const worst = await page.evaluate(() => {
+    const v = window.mechdynViewer;
+    let worst = 0;
+    for (const r of [0, Math.floor(v.rows() / 2), v.rows() - 1]) {
+      const mine = v.forwardKinematics(v.runQ(r)), theirs = v.runPoses(r);
+      mine.forEach((p, i) => {
+        for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(p.p[k] - theirs[i].p[k]));
+        for (let k = 0; k < 9; k++) worst = Math.max(worst, Math.abs(p.R[k] - theirs[i].R[k]));
+      });
+    }
+    return worst;
+  });
+  const size = await page.evaluate(() => Math.max(...window.mechdynViewer.poses().map((p) => Math.hypot(...p.p))), 1e-3);
+  check(worst < 1e-5 * Math.max(1, size), `${name}: page kinematics = library poses (largest difference ${worst.toExponential(2)})`);
+  const plots = await page.evaluate(() => window.mechdynViewer.plots());
+  check(plots.length > 0, `${name}: plots beside the view (${plots.join(', ')})`);
+  await page.evaluate(() => window.mechdynViewer.setTime(1e9));
+  await page.screenshot({ path: path.join(out, `${name}_end.png`) });
+  check(errors.length === 0, `${name}: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  await page.close();
+}
+
+async function modelCase({ name, model, joint, k = 0, value, moves, point = 'com' }) {
+  const dir = path.join(out, `${name}_view`);
+  run(['view', model, '-o', dir]);
+  const { page, errors } = await openPage(dir);
+  const before = await page.evaluate((b) => window.mechdynViewer.bodyScreenPosition(...b), [moves, point]);
+  await page.evaluate(([j, kk, v]) => window.mechdynViewer.moveSlider(j, kk, v), [joint, k, value]);
+  const after = await page.evaluate((b) => window.mechdynViewer.bodyScreenPosition(...b), [moves, point]);
+  const moved = Math.hypot(before.x - after.x, before.y - after.y);
+  check(moved > 5, `${name}: slider ${joint} moves the passive body ${moves} by ${moved.toFixed(1)} px`);
+  const q = await page.evaluate(() => window.mechdynViewer.q());
+  const report = JSON.parse(run(['eval', model, '--q', q.map((x) => x.toPrecision(17)).join(','), '--json']));
+  const residual = report.loops ? Math.max(...report.loops.residual.map(Math.abs)) : 0;
+  check(residual < 1e-9, `${name}: the library's closure residual at the page's configuration is ${residual.toExponential(2)}`);
+  const poses = await page.evaluate(() => window.mechdynViewer.poses());
+  let worst = 0;
+  report.body_poses.forEach((bp, i) => {
+    for (let a = 0; a < 3; a++) {
+      worst = Math.max(worst, Math.abs(bp.position[a] - poses[i].p[a]));
+      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(bp.rotation[a][c] - poses[i].R[3 * a + c]));
+    }
+  });
+  check(worst < 1e-12, `${name}: page poses = mechdyn eval body_poses (largest difference ${worst.toExponential(2)})`);
+  check(await drawnFraction(page) > 0.01, `${name}: WebGL canvas drawn`);
+  await page.screenshot({ path: path.join(out, `${name}.png`) });
+  check(errors.length === 0, `${name}: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  await page.close();
+}
+
+try {
+  await runCase({
+    name: 'five_axis_friction', model: 'examples/models/five_axis_tree_coulomb_viscous.yaml',
+    simulate: ['--scenario', 'examples/scenarios/five_axis_constant_accel.yaml', '--every', '10'],
+    body: 'L5', times: [0.5, 4.5], query: '?t=2.5',
+  });
+  await runCase({
+    name: 'three_loop', model: 'examples/models/three_loop_mechanism.yaml',
+    simulate: ['--mode', 'inverse', '--velocities', '0.1', '--duration', '10', '--step', '0.01'],
+    body: 'L4', times: [1, 9], query: '?t=2.5',
+  });
+  await runCase({
+    name: 'floating_base', model: 'examples/models/floating_base.yaml',
+    // free fall of the torso, the legs driven at the hips: internal reactions are non-zero
+    simulate: ['--tau', '0,0,0,0,0,0,2*sin(5*t),0,-2*sin(5*t),1', '--duration', '0.5', '--step', '0.005'],
+    body: 'left_shank', times: [0, 0.5], query: '?t=0.25',
+  });
+  await modelCase({ name: 'four_bar_sliders', model: 'examples/models/four_bar.yaml', joint: 'crank', value: 1.2, moves: 'rocker' });
+  await modelCase({ name: 'three_loop_sliders', model: 'examples/models/three_loop_mechanism.yaml', joint: 'J1pp', value: 0.8, moves: 'L4', point: 'origin' });
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
