@@ -177,7 +177,7 @@ TEST(View, SimulatePosesMatchThePlanarArmClosedForm) {
   while (std::getline(runs, run_line)) {
     ASSERT_TRUE(static_cast<bool>(std::getline(pose_lines, pose_line)));
     std::vector<double> a, p;
-    for (auto* pair : {std::make_pair(&run_line, &a), std::make_pair(&pose_line, &p)}) {
+    for (const auto& pair : {std::make_pair(&run_line, &a), std::make_pair(&pose_line, &p)}) {
       std::stringstream s(*pair.first);
       std::string f;
       while (std::getline(s, f, ',')) pair.second->push_back(std::stod(f));
