@@ -11,7 +11,9 @@ import { buildScene, makeArrow, modelExtent, poseScene, setArrow } from './scene
 import { Plot } from './plot.js';
 
 const started = performance.now();
+const timings = {};
 const data = loadData(window.MECHDYN_DATA);
+timings.decode = performance.now() - started;
 const { model, run } = data;
 const $ = (id) => document.getElementById(id);
 
@@ -41,7 +43,7 @@ const extent = modelExtent(model, initialPoses);
 const size = extent.size;
 const built = buildScene(model, size);
 const canvas = $('view');
-const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: new URLSearchParams(window.location.search).get('aa') !== '0' });
 renderer.setPixelRatio(window.devicePixelRatio || 1);
 const camera = new THREE.PerspectiveCamera(45, 1, size * 0.01, size * 200);
 camera.up.copy(built.up);
@@ -146,7 +148,13 @@ let row = 0, playing = false, speed = 1, playTime = 0, followBody = -1, lastGaps
 let currentPoses = initialPoses;
 const info = $('info');
 
+const cost = { update: 0, render: 0 };
 function update() {
+  const u0 = performance.now();
+  try { updateScene(); } finally { cost.update += performance.now() - u0; }
+}
+function updateScene() {
+  dirty = true;
   const poses = run ? runPoses(row) : withQuaternions(forwardKinematics(model, q));
   currentPoses = poses;
   lastGaps = poseScene(built, model, poses);
@@ -179,22 +187,26 @@ function render() {
     controls.target.copy(p);
   }
   controls.update();
+  const r0 = performance.now();
   renderer.render(built.scene, camera);
+  cost.render += performance.now() - r0;
+  frames++;
 }
 
-let frames = 0, lastFrame = performance.now();
+let frames = 0, lastFrame = performance.now(), dirty = true;
+controls.addEventListener('change', () => { dirty = true; });
 function loop(now) {
   const dt = Math.min(0.1, (now - lastFrame) / 1000);
   lastFrame = now;
-  frames++;
   if (playing && run) {
     playTime += dt * speed;
     const end = run.times[run.rows - 1];
     if (playTime > end) playTime = run.times[0];
     const r = rowAt(run.times, playTime);
-    if (r !== row) { row = r; update(); }
+    if (r !== row) { row = r; update(); dirty = true; }
   }
-  render();
+  if (dirty || followBody >= 0) render();
+  dirty = false;
   requestAnimationFrame(loop);
 }
 
@@ -331,9 +343,29 @@ window.mechdynViewer = {
   play(on) { playing = on; },
   plots: () => plots.map((p) => p.column),
   frames: () => frames,
+  cost: () => ({ ...cost, drawCalls: renderer.info.render.calls, triangles: renderer.info.render.triangles }),
+  // Fraction of the canvas's pixels that differ from the background: rendered and read in
+  // one task (the drawing buffer is not preserved after it is shown).
+  drawnFraction() {
+    render();
+    const c = document.createElement('canvas');
+    c.width = canvas.width, c.height = canvas.height;
+    const g = c.getContext('2d');
+    g.drawImage(canvas, 0, 0);
+    const pixels = g.getImageData(0, 0, c.width, c.height).data;
+    const bg = built.scene.background;
+    const [r, gg, b] = [bg.r, bg.g, bg.b].map((x) => Math.round(255 * x));
+    let differ = 0;
+    for (let i = 0; i < pixels.length; i += 4)
+      if (Math.abs(pixels[i] - r) + Math.abs(pixels[i + 1] - gg) + Math.abs(pixels[i + 2] - b) > 30) differ++;
+    return differ / (pixels.length / 4);
+  },
 };
+timings.built = performance.now() - started;
 applyToggles();
 render();
+timings.rendered = performance.now() - started;
+window.mechdynViewer.timings = timings;
 window.mechdynViewer.openMilliseconds = performance.now() - started;
 window.mechdynViewer.ready = true;
 requestAnimationFrame(loop);

@@ -38,8 +38,11 @@ export class Plot {
   x(t) { return 40 + ((t - this.t0) / (this.t1 - this.t0)) * (this.canvas.width - 48); }
   y(v) { return 8 + (1 - (v - this.lo) / (this.hi - this.lo)) * (this.canvas.height - 26); }
 
+  // The curve, drawn once on an offscreen canvas; draw() copies it and adds the cursor.
   drawCurve() {
-    const g = this.canvas.getContext('2d');
+    this.background = document.createElement('canvas');
+    this.background.width = this.canvas.width, this.background.height = this.canvas.height;
+    const g = this.background.getContext('2d');
     const { width, height } = this.canvas;
     g.fillStyle = '#fff';
     g.fillRect(0, 0, width, height);
@@ -64,13 +67,12 @@ export class Plot {
       g.lineTo(px, this.y(mx));
     }
     g.stroke();
-    this.background = g.getImageData(0, 0, width, height);
   }
 
   draw(row) {
     if (!this.background) this.drawCurve();
     const g = this.canvas.getContext('2d');
-    g.putImageData(this.background, 0, 0);
+    g.drawImage(this.background, 0, 0);
     const t = this.run.times[row], v = this.values[row];
     g.strokeStyle = '#d62728';
     g.beginPath();

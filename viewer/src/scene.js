@@ -55,7 +55,7 @@ export function buildScene(model, size) {
   const bodies = model.bodies.map((body, i) => {
     const group = new THREE.Group();
     group.name = body.name;
-    const material = new THREE.MeshStandardMaterial({ color: palette[i % palette.length], roughness: 0.6, metalness: 0.1 });
+    const material = new THREE.MeshLambertMaterial({ color: palette[i % palette.length] });
     const ends = [body.com];
     model.bodies.forEach((child) => { if (child.parent === i) ends.push(child.joint.origin); });
     model.loops.forEach((loop) => {
@@ -72,7 +72,7 @@ export function buildScene(model, size) {
     com.position.set(...body.com);
     group.add(com);
     // the joint symbol at the body frame origin (on the joint axis)
-    const jointMaterial = new THREE.MeshStandardMaterial({ color: 0x555555, roughness: 0.4 });
+    const jointMaterial = new THREE.MeshLambertMaterial({ color: 0x555555 });
     const j = body.joint;
     let symbol;
     if (j.type === 'revolute' || j.type === 'cylindrical') {
@@ -118,7 +118,7 @@ export function buildScene(model, size) {
   });
 
   const loops = model.loops.map((loop) => {
-    const material = new THREE.MeshStandardMaterial({ color: 0xd62728 });
+    const material = new THREE.MeshLambertMaterial({ color: 0xd62728 });
     const ball = () => new THREE.Mesh(new THREE.SphereGeometry(0.7 * jointRadius, 12, 8), material);
     const a = ball(), b = ball();
     const gapGeometry = new THREE.BufferGeometry().setAttribute('position', new THREE.Float32BufferAttribute(new Float32Array(6), 3));
@@ -127,7 +127,7 @@ export function buildScene(model, size) {
     return { loop, a, b, gap };
   });
   const markers = model.markers.map((marker) => {
-    const ball = new THREE.Mesh(new THREE.SphereGeometry(0.5 * jointRadius, 12, 8), new THREE.MeshStandardMaterial({ color: 0x111111 }));
+    const ball = new THREE.Mesh(new THREE.SphereGeometry(0.5 * jointRadius, 12, 8), new THREE.MeshLambertMaterial({ color: 0x111111 }));
     scene.add(ball);
     return { marker, ball, trace: null };
   });

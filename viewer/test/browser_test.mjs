@@ -69,22 +69,9 @@ async function openPage(dir, query = '') {
   return { page, errors };
 }
 
-// Fraction of the WebGL canvas's pixels that differ from the background colour.
-async function drawnFraction(page) {
-  return page.evaluate(() => {
-    const gl = document.getElementById('view');
-    const c = document.createElement('canvas');
-    c.width = gl.width, c.height = gl.height;
-    const g = c.getContext('2d');
-    g.drawImage(gl, 0, 0);
-    const pixels = g.getImageData(0, 0, c.width, c.height).data;
-    let differ = 0;
-    const bg = [0xf4, 0xf5, 0xf7];
-    for (let i = 0; i < pixels.length; i += 4)
-      if (Math.abs(pixels[i] - bg[0]) + Math.abs(pixels[i + 1] - bg[1]) + Math.abs(pixels[i + 2] - bg[2]) > 30) differ++;
-    return differ / (pixels.length / 4);
-  });
-}
+// Fraction of the WebGL canvas's pixels that differ from the background colour (the
+// page renders and reads its canvas in one task: viewer/src/main.js, drawnFraction).
+const drawnFraction = (page) => page.evaluate(() => window.mechdynViewer.drawnFraction());
 
 async function runCase({ name, model, simulate, body, times, query }) {
   const csv = path.join(out, `${name}.csv`);
