@@ -4,6 +4,8 @@
 # viewer/src builds to (`viewer_bundle`).
 #   bash scripts/test-viewer.sh browser MECHDYN_BINARY OUT_DIR
 #   bash scripts/test-viewer.sh bundle OUT_DIR
+#   bash scripts/test-viewer.sh screenshots MECHDYN_BINARY   (the browser tests, then their
+#        screenshots copied to docs/images/viewer_*.png for docs/viewer.md)
 # Needs Debian's Chromium (/usr/bin/chromium, or $CHROMIUM) and viewer/node_modules
 # (npm ci in viewer/); scripts/install-deps.sh installs both. Without them the test is
 # skipped (exit 77, a ctest SKIP) with a line saying what is missing — except under CI
@@ -16,7 +18,7 @@ missing=""
 command -v node >/dev/null || missing="node (Debian package nodejs)"
 [ -d viewer/node_modules/three ] && [ -d viewer/node_modules/esbuild ] && [ -d viewer/node_modules/playwright-core ] ||
   missing="${missing:+$missing, }viewer/node_modules (run: npm ci --prefix viewer)"
-if [ "$what" = browser ]; then
+if [ "$what" = browser ] || [ "$what" = screenshots ]; then
   [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing="${missing:+$missing, }Chromium (Debian package chromium)"
 fi
 if [ -n "$missing" ]; then
@@ -30,6 +32,16 @@ case "$what" in
     out=$(realpath -m "$2")
     rm -rf "$out"
     exec node viewer/test/browser_test.mjs "$mechdyn" "$PWD" "$out"
+    ;;
+  screenshots)
+    out=out/viewer_screenshots
+    rm -rf "$out"
+    node viewer/test/browser_test.mjs "$(realpath "$1")" "$PWD" "$PWD/$out"
+    mkdir -p docs/images
+    for name in five_axis_friction three_loop three_loop_sliders floating_base; do
+      cp "$out/$name.png" "docs/images/viewer_$name.png"
+    done
+    ls -la docs/images/viewer_*.png
     ;;
   bundle)
     out=$(realpath -m "$1")

@@ -4,10 +4,12 @@
 // time) and data.js (the model, and the run's columns and every body's world pose per
 // row, body_poses.hpp, as base64 typed arrays). Everything is written to DIR.partial-PID
 // first and renamed onto DIR at the end, so bad input leaves no half-written page.
+// With --poses, the poses come from `simulate --poses` instead of forward kinematics.
 // Without a run the page shows the model at its initial configuration with one slider per
 // coordinate; loops are assembled in the page (viewer/src/assembly.js).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -31,8 +33,35 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ViewFlags {
-  std::string model_path, run_path, output;
+  std::string model_path, run_path, output, poses;
 };
+
+// The poses of `simulate --poses` for the rows of `run` (body_poses.hpp layout): the
+// columns of this model's bodies in order, one row per run row at the same time.
+std::vector<double> read_pose_file(const std::string& path, const Model& model, const RunTable& run,
+                                   const std::string& model_path) {
+  const RunTable poses = read_run_csv(path);
+  const std::vector<std::string> expected = body_pose_columns(model);
+  if (poses.columns.size() != expected.size() + 1)
+    throw UsageError(path + ": " + std::to_string(poses.columns.size() - 1) + " pose columns, " + model_path + " has " +
+                     std::to_string(model.num_bodies()) + " bodies (7 columns each): the poses do not match the model");
+  for (std::size_t k = 0; k < expected.size(); ++k)
+    if (poses.columns[k + 1] != expected[k])
+      throw UsageError(path + ": column " + std::to_string(k + 2) + " is '" + poses.columns[k + 1] + "', expected '" +
+                       expected[k] + "': the poses do not match the model");
+  if (poses.rows != run.rows)
+    throw UsageError(path + ": " + std::to_string(poses.rows) + " rows, the run has " + std::to_string(run.rows) +
+                     ": the poses are not of this run");
+  std::vector<double> values;
+  values.reserve(run.rows * expected.size());
+  for (std::size_t r = 0; r < run.rows; ++r) {
+    if (poses.at(r, 0) != run.at(r, 0))
+      throw UsageError(path + ": row " + std::to_string(r + 1) + ": t_s = " + format_number(poses.at(r, 0)) +
+                       ", the run has " + format_number(run.at(r, 0)) + ": the poses are not of this run");
+    for (std::size_t k = 1; k <= expected.size(); ++k) values.push_back(poses.at(r, k));
+  }
+  return values;
+}
 
 // The file that marks a directory as a page written by mechdyn view (it may be replaced).
 constexpr const char* kMarkerFile = ".mechdyn-view";
@@ -188,6 +217,7 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
   const Model model = load_model(flags.model_path);
   if (model.num_bodies() == 0) throw UsageError(flags.model_path + ": the model has no bodies: nothing to draw");
   require_rigid_bodies(model, flags.model_path, "mechdyn view");
+  if (!flags.poses.empty() && flags.run_path.empty()) throw UsageError("--poses needs a RUN.csv (the run the poses belong to)");
   check_output_directory(flags.output);
 
   // The configuration the page opens at without a run (and its sliders' start): the
@@ -223,13 +253,16 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
     std::vector<double> pose_row(7 * bodies);
     Data data(model);
     VecX q(model.nq);
+    std::vector<double> given_poses;  // --poses: simulate's pose file instead of forward kinematics
+    if (!flags.poses.empty()) given_poses = read_pose_file(flags.poses, model, run, flags.model_path);
     for (std::size_t r = 0; r < rows; ++r) {
       times[r] = run.at(r, 0);
       for (std::size_t c = 0; c < n; ++c) values[c * rows + r] = static_cast<float>(run.at(r, c));
       for (Eigen::Index k = 0; k < model.nq; ++k) q[k] = run.at(r, q_columns[static_cast<std::size_t>(k)]);
       check_and_normalize_quaternions(model, q, flags.run_path + ": row at t_s = " + format_number(times[r]));
       for (Eigen::Index k = 0; k < model.nq; ++k) q_all[r * static_cast<std::size_t>(model.nq) + static_cast<std::size_t>(k)] = q[k];
-      body_poses(model, data, q, pose_row.data());
+      if (given_poses.empty()) body_poses(model, data, q, pose_row.data());
+      else std::copy_n(given_poses.begin() + static_cast<std::ptrdiff_t>(r * 7 * bodies), 7 * bodies, pose_row.begin());
       for (std::size_t k = 0; k < 7 * bodies; ++k) poses[r * 7 * bodies + k] = static_cast<float>(pose_row[k]);
     }
     text << ",\n\"run\": {\"source\": ";
@@ -265,6 +298,8 @@ void add_view_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("MODEL", f->model_path, "model file (or URDF, SDFormat, MJCF)")->required();
   sub->add_option("RUN", f->run_path, "a CSV written by mechdyn simulate for this model (optional)");
   sub->add_option("-o,--output", f->output, "the directory to write (index.html, viewer.js, data.js)")->required();
+  sub->add_option("--poses", f->poses,
+                  "the body poses of the run written by simulate --poses (default: computed from the run's q columns)");
   sub->footer(
       "Examples:\n"
       "  mechdyn simulate examples/models/five_axis_tree.yaml --duration 2 --output run.csv\n"

@@ -212,4 +212,31 @@ TEST(View, SimulatePosesRemovedWhenTheRunFails) {
   EXPECT_FALSE(fs::exists(run));
 }
 
+// view --poses: the page takes simulate's pose file, which must be of the model and the run.
+// Bugs caught: poses of another model or another run (row count, times) drawn silently;
+// the pose file ignored (the page must equal the one computed from q: same poses).
+TEST(View, PosesFileOfTheRunAndRefusedOtherwise) {
+  const std::string run = temporary_path("arm.csv"), poses = temporary_path("arm_poses.csv");
+  ASSERT_EQ(run_cli("simulate " + kArm + " --duration 0.05 --step 0.01 --output " + run + " --poses " + poses).status, 0);
+  const std::string from_file = temporary_path("page"), from_q = temporary_path("page");
+  ASSERT_EQ(run_cli("view " + kArm + " " + run + " --poses " + poses + " -o " + from_file).status, 0);
+  ASSERT_EQ(run_cli("view " + kArm + " " + run + " -o " + from_q).status, 0);
+  std::string a = read_file(from_file + "/data.js"), b = read_file(from_q + "/data.js");
+  EXPECT_EQ(a, b);  // float32 poses: both round the same doubles (17-digit text reads back exactly)
+  // a pose file of another model
+  const std::string five_poses = temporary_path("five_poses.csv");
+  ASSERT_EQ(run_cli("simulate " + kFiveAxis + " --duration 0.05 --step 0.01 --output " + temporary_path("x.csv") +
+                    " --poses " + five_poses).status, 0);
+  std::string dir = temporary_path("page");
+  expect_one_line_failure(run_cli("view " + kArm + " " + run + " --poses " + five_poses + " -o " + dir),
+                          "the poses do not match the model");
+  expect_no_page(dir);
+  // a pose file of another run of the same model (different times)
+  const std::string other = temporary_path("arm_other.csv"), other_poses = temporary_path("arm_other_poses.csv");
+  ASSERT_EQ(run_cli("simulate " + kArm + " --duration 0.1 --step 0.02 --output " + other + " --poses " + other_poses).status, 0);
+  expect_one_line_failure(run_cli("view " + kArm + " " + run + " --poses " + other_poses + " -o " + dir),
+                          "not of this run");
+  expect_no_page(dir);
+}
+
 }  // namespace

@@ -39,7 +39,7 @@ function runPoses(r) {
 // ---- scene, camera, renderer -------------------------------------------------------
 let q = model.q0.slice();
 const initialPoses = run ? runPoses(0) : withQuaternions(forwardKinematics(model, q));
-const extent = modelExtent(model, initialPoses);
+const extent = modelExtent(model, run ? [0, 0.25, 0.5, 0.75, 1].map((f) => runPoses(Math.round(f * (run.rows - 1)))) : [initialPoses]);
 const size = extent.size;
 const built = buildScene(model, size);
 const canvas = $('view');
@@ -48,9 +48,16 @@ renderer.setPixelRatio(window.devicePixelRatio || 1);
 const camera = new THREE.PerspectiveCamera(45, 1, size * 0.01, size * 200);
 camera.up.copy(built.up);
 const target = new THREE.Vector3(...extent.center);
-const side = new THREE.Vector3(1, -2.2, 0).normalize();
-if (Math.abs(side.dot(built.up)) > 0.9) side.set(1, 0, 0);
-camera.position.copy(target).addScaledVector(side.projectOnPlane(built.up).normalize(), 3.2 * size).addScaledVector(built.up, 1.4 * size);
+// look along the direction of least extent, from the upper side, tilted a little so that
+// depth still reads (a planar mechanism face-on, a horizontal one from above and aside)
+const normal = new THREE.Vector3(...extent.normal);
+if (normal.dot(built.up) < 0 || (Math.abs(normal.dot(built.up)) < 1e-6 && normal.x + normal.y + normal.z < 0)) normal.negate();
+let tilt = new THREE.Vector3().crossVectors(normal, built.up);
+if (tilt.length() < 1e-6) tilt.set(1, -1, 0).projectOnPlane(normal);
+tilt.normalize();
+const flat = Math.abs(normal.dot(built.up)) > 0.8;  // lying horizontal: from aside, else from the front
+const view = flat ? normal.clone().addScaledVector(tilt, 1.1).normalize() : normal.clone().addScaledVector(tilt, 0.35).addScaledVector(built.up, 0.25).normalize();
+camera.position.copy(target).addScaledVector(view, 2.4 * size);
 const controls = new OrbitControls(camera, canvas);
 controls.target.copy(target);
 controls.update();
@@ -66,7 +73,7 @@ resize();
 
 // ---- overlays from the run's columns ---------------------------------------------------
 const overlays = [];  // {kind, name, arrow, vector(r, poses) → [origin, v], max}
-const arrowLength = 0.8 * size;
+const arrowLength = 1.0 * size;
 // Below these an arrow is round-off (a free fall's reactions): 1e-9 of the model's weight,
 // and of its weight times its size for torques.
 const weight = model.bodies.reduce((s, b) => s + b.mass, 0) * Math.max(1e-3, Math.hypot(...model.gravity));
@@ -125,6 +132,11 @@ if (run) {
   });
 }
 
+$('legend').textContent = [
+  run ? `arrows: longest = the largest value of its kind in the run (${overlays.length} arrows)` : '',
+  normalLoads.length ? 'joint colour: normal load |N|, blue (0) to red (the largest in the run)' : '',
+].filter(Boolean).join('; ');
+
 // marker traces: world positions over the whole run
 const traces = [];
 if (run) {
@@ -178,6 +190,7 @@ function updateScene() {
   if (!run && model.loops.length) lines.push(`closure residual ‖Φ‖∞ (page): ${assembled.residual.toExponential(2)}`);
   if (data.assemblyNote) lines.push(`library assembly: ${data.assemblyNote}`);
   info.textContent = lines.join('\n');
+  info.hidden = lines.length === 0;
 }
 
 function render() {
@@ -231,8 +244,11 @@ function applyToggles() {
   render();
 }
 const togglesBox = $('toggles');
-for (const [key, label] of [['frames', 'body frames'], ['axes', 'joint axes'], ['forces', 'reaction forces'], ['torques', 'reaction torques'], ['friction', 'friction'], ['cuts', 'cut-joint forces'], ['traces', 'marker traces']]) {
+for (const [key, label, color] of [['frames', 'body frames (x red, y green, z blue)'], ['axes', 'joint axes'],
+  ['forces', 'reaction forces, parent on child', '#d62728'], ['torques', 'reaction torques', '#9467bd'],
+  ['friction', 'friction (along the joint axis)', '#2ca02c'], ['cuts', 'cut-joint forces and torques', '#ff7f0e'], ['traces', 'marker traces']]) {
   const l = document.createElement('label');
+  if (color) l.style.color = color;
   const box = document.createElement('input');
   box.type = 'checkbox', box.checked = toggles[key], box.id = `toggle-${key}`;
   box.onchange = () => { toggles[key] = box.checked; applyToggles(); };
@@ -294,6 +310,7 @@ if (run) {
       input.value = String(start);
       input.disabled = passive;
       input.dataset.joint = j.name, input.dataset.k = String(k);
+      if (passive && !rotationVector) input.dataset.passive = '1', input.dataset.q = String(j.q_index + k);
       input.oninput = () => {
         if (rotationVector) {
           values[k] = Number(input.value);
@@ -302,7 +319,12 @@ if (run) {
         } else {
           q[j.q_index + k] = Number(input.value);
         }
-        if (model.loops.length) { assembled = assemble(model, q); q = assembled.q; }
+        if (model.loops.length) {
+          assembled = assemble(model, q);
+          q = assembled.q;
+          for (const other of box.querySelectorAll('input[data-passive="1"]'))
+            other.value = String(q[Number(other.dataset.q)]);
+        }
         update();
         render();
       };

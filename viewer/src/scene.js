@@ -22,18 +22,48 @@ function alignTo(object, axis) {
   object.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), new THREE.Vector3(...axis).normalize());
 }
 
-// Size of the model at its configuration: the largest distance of a body point from the
-// centroid of the body origins (at least 1 mm); scales every symbol and arrow.
-export function modelExtent(model, poses) {
+// Centre, size and the best viewing direction of the model over a few configurations
+// (poses lists): size = the largest distance of a body origin, centre of mass, child
+// joint or cut point from their centroid (at least 1 mm; it scales every symbol and
+// arrow); normal = the direction of least extent of those points (the smallest principal
+// axis: the plane normal of a planar mechanism), so the camera looks at the mechanism
+// face-on rather than edge-on.
+export function modelExtent(model, posesList) {
   const points = [];
-  model.bodies.forEach((b, i) => {
-    points.push(poses[i].p, worldPoint(poses, i, b.com));
-  });
+  for (const poses of posesList) {
+    model.bodies.forEach((b, i) => {
+      points.push(poses[i].p, worldPoint(poses, i, b.com));
+      if (b.parent >= 0) points.push(worldPoint(poses, b.parent, b.joint.origin));
+    });
+    for (const l of model.loops) points.push(worldPoint(poses, l.a.body, l.a.point), worldPoint(poses, l.b.body, l.b.point));
+  }
   const c = [0, 0, 0];
   for (const p of points) for (let k = 0; k < 3; k++) c[k] += p[k] / points.length;
   let r = 0;
-  for (const p of points) r = Math.max(r, Math.hypot(p[0] - c[0], p[1] - c[1], p[2] - c[2]));
-  return { center: c, size: Math.max(r, 1e-3) };
+  const C = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (const p of points) {
+    const d = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
+    r = Math.max(r, Math.hypot(...d));
+    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) C[3 * a + b] += d[a] * d[b];
+  }
+  // largest two principal axes by power iteration; the normal is their cross product
+  const power = (M, start) => {
+    let v = start;
+    for (let i = 0; i < 100; i++) {
+      const w = apply(M, v), n = Math.hypot(...w);
+      if (n < 1e-300) return start;
+      v = w.map((x) => x / n);
+    }
+    return v;
+  };
+  const e1 = power(C, [0.6, 0.5, 0.62]);
+  const l1 = apply(C, e1).reduce((s, x, k) => s + x * e1[k], 0);
+  const C2 = C.map((x, k) => x - l1 * e1[Math.floor(k / 3)] * e1[k % 3]);
+  let e2 = power(C2, [0.3, -0.7, 0.64]);
+  e2 = e2.map((x, k) => x - e1.reduce((s, y, j) => s + y * e2[j], 0) * e1[k]);
+  const normal = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+  const nn = Math.hypot(...normal);
+  return { center: c, size: Math.max(r, 1e-3), normal: nn > 1e-9 ? normal.map((x) => x / nn) : [0, 0, 1] };
 }
 
 export function buildScene(model, size) {
@@ -50,7 +80,7 @@ export function buildScene(model, size) {
   grid.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), up);
   scene.add(grid);
 
-  const linkRadius = 0.03 * size, jointRadius = 0.06 * size;
+  const linkRadius = 0.018 * size, jointRadius = 0.035 * size;
   const maxMass = Math.max(1e-12, ...model.bodies.map((b) => b.mass));
   const bodies = model.bodies.map((body, i) => {
     const group = new THREE.Group();
@@ -67,7 +97,7 @@ export function buildScene(model, size) {
       const mesh = link([0, 0, 0], e, linkRadius, material);
       if (mesh) group.add(mesh);
     }
-    const comRadius = Math.max(0.04, 0.1 * Math.cbrt(body.mass / maxMass)) * size;
+    const comRadius = Math.max(0.025, 0.06 * Math.cbrt(body.mass / maxMass)) * size;
     const com = new THREE.Mesh(new THREE.SphereGeometry(comRadius, 16, 12), material);
     com.position.set(...body.com);
     group.add(com);
@@ -173,7 +203,7 @@ export function setArrow(arrow, origin, vector, maxMagnitude, length) {
   arrow.visible = arrow.userData.enabled !== false;
   arrow.position.set(...origin);
   arrow.setDirection(new THREE.Vector3(vector[0] / m, vector[1] / m, vector[2] / m));
-  arrow.setLength(Math.max(l, 1e-6), Math.min(0.3 * l, 0.12 * length), Math.min(0.15 * l, 0.06 * length));
+  arrow.setLength(Math.max(l, 1e-6), Math.min(0.25 * l, 0.1 * length), Math.min(0.1 * l, 0.04 * length));
   arrow.userData.length = l;
 }
 

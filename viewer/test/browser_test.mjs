@@ -133,6 +133,31 @@ async function runCase({ name, model, simulate, body, times, query }) {
   check(worst < 1e-5 * Math.max(1, size), `${name}: page kinematics = library poses (largest difference ${worst.toExponential(2)})`);
   const plots = await page.evaluate(() => window.mechdynViewer.plots());
   check(plots.length > 0, `${name}: plots beside the view (${plots.join(', ')})`);
+
+  // as a user: the keyboard on the time slider, a click on a plot, play, follow a body
+  const last = table.rows[table.rows.length - 1][0];
+  await page.focus('#time');
+  await page.keyboard.press('End');
+  const atEnd = await page.evaluate(() => window.mechdynViewer.time());
+  const label = await page.textContent('#time-label');
+  check(atEnd === last && label.includes(last.toFixed(3)), `${name}: the End key on the time slider goes to t = ${atEnd} (label "${label}")`);
+  const box = await page.locator('.plot canvas').first().boundingBox();
+  await page.mouse.click(box.x + 40 + 0.75 * (box.width - 48), box.y + box.height / 2);
+  const clicked = await page.evaluate(() => window.mechdynViewer.time());
+  check(Math.abs(clicked - 0.75 * last) <= 0.02 * last, `${name}: a click at 3/4 of a plot seeks to t = ${clicked} (${(0.75 * last).toFixed(3)} expected)`);
+  await page.evaluate(() => window.mechdynViewer.setTime(0));
+  await page.click('#play');
+  await page.waitForTimeout(1000);
+  await page.click('#play');
+  const played = await page.evaluate(() => window.mechdynViewer.time());
+  check(played > 0.05 && played < last, `${name}: play, 1 s, pause: the run advanced to t = ${played}`);
+  await page.selectOption('#follow', { label: body });
+  await page.evaluate((t) => window.mechdynViewer.setTime(t), times[0]);
+  const f0 = await page.evaluate((b) => window.mechdynViewer.bodyScreenPosition(b), body);
+  await page.evaluate((t) => window.mechdynViewer.setTime(t), times[1]);
+  const f1 = await page.evaluate((b) => window.mechdynViewer.bodyScreenPosition(b), body);
+  check(Math.hypot(f0.x - f1.x, f0.y - f1.y) < 1, `${name}: following ${body}, it stays in place on screen (${Math.hypot(f0.x - f1.x, f0.y - f1.y).toFixed(2)} px)`);
+  await page.selectOption('#follow', { label: '(free camera)' });
   await page.evaluate(() => window.mechdynViewer.setTime(1e9));
   await page.screenshot({ path: path.join(out, `${name}_end.png`) });
   check(errors.length === 0, `${name}: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
@@ -184,6 +209,7 @@ try {
     simulate: ['--tau', '0,0,0,0,0,0,2*sin(5*t),0,-2*sin(5*t),1', '--duration', '0.5', '--step', '0.005'],
     body: 'left_shank', times: [0, 0.5], query: '?t=0.25',
   });
+  await modelCase({ name: 'five_axis_sliders', model: 'examples/models/five_axis_tree.yaml', joint: 'J1', value: 1.0, moves: 'L5' });
   await modelCase({ name: 'four_bar_sliders', model: 'examples/models/four_bar.yaml', joint: 'crank', value: 1.2, moves: 'rocker' });
   await modelCase({ name: 'three_loop_sliders', model: 'examples/models/three_loop_mechanism.yaml', joint: 'J1pp', value: 0.8, moves: 'L4', point: 'origin' });
 } finally {
