@@ -5,7 +5,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { loadData, rowAt } from './data.js';
-import { forwardKinematics, integrateJoint, quaternionRotation } from './kinematics.js';
+import { forwardKinematics, integrateJoint, quaternionRotation, worldPoint } from './kinematics.js';
 import { assemble, closureResidual } from './assembly.js';
 import { buildScene, makeArrow, modelExtent, poseScene, setArrow } from './scene.js';
 import { Plot } from './plot.js';
@@ -78,9 +78,13 @@ const arrowLength = 1.0 * size;
 // and of its weight times its size for torques.
 const weight = model.bodies.reduce((s, b) => s + b.mass, 0) * Math.max(1e-3, Math.hypot(...model.gravity));
 const floor = { force: 1e-9 * weight, torque: 1e-9 * weight * size };
-function columns3(prefix, suffix) {
-  const c = ['x', 'y', 'z'].map((a) => run.column(`${prefix}${a}${suffix}`));
-  return c.every(Boolean) ? c : null;
+// three columns named prefix + x|y|z + suffix for the first (prefix, suffix) pair present
+function columns3(...pairs) {
+  for (const [prefix, suffix] of pairs) {
+    const c = ['x', 'y', 'z'].map((a) => run.column(`${prefix}${a}${suffix}`));
+    if (c.every(Boolean)) return c;
+  }
+  return null;
 }
 function maxNorm(cols) {
   let m = 0;
@@ -98,15 +102,20 @@ function addVectorOverlays(kind, color, items) {
 const normalLoads = [];
 if (run) {
   const origin = (i) => (poses) => poses[i].p;
-  addVectorOverlays('reaction force', 0xd62728, model.bodies.map((b, i) => ({ name: b.joint.name, origin: origin(i), cols: columns3(`reaction_${b.joint.name}_f`, '_N') })));
-  addVectorOverlays('reaction torque', 0x9467bd, model.bodies.map((b, i) => ({ name: b.joint.name, origin: origin(i), cols: columns3(`reaction_${b.joint.name}_t`, '_N_m') })));
+  // simulate's reaction_<joint>_… or invdyn's wrench_<joint>_… (--joint-wrenches; the same
+  // wrench: parent on child, world frame, about the joint centre = the child's frame origin)
+  const force = (name) => columns3([`reaction_${name}_f`, '_N'], [`wrench_${name}_f`, '_N']);
+  const torque = (name) => columns3([`reaction_${name}_t`, '_N_m'], [`wrench_${name}_m`, '_N_m']);
+  addVectorOverlays('reaction force', 0xd62728, model.bodies.map((b, i) => ({ name: b.joint.name, origin: origin(i), cols: force(b.joint.name) })));
+  addVectorOverlays('reaction torque', 0x9467bd, model.bodies.map((b, i) => ({ name: b.joint.name, origin: origin(i), cols: torque(b.joint.name) })));
   const cutPoint = (loop) => (poses) => {
     if (loop.a.body < 0) return loop.a.point;
     const R = poses[loop.a.body].R, p = poses[loop.a.body].p, x = loop.a.point;
     return [0, 1, 2].map((k) => p[k] + R[3 * k] * x[0] + R[3 * k + 1] * x[1] + R[3 * k + 2] * x[2]);
   };
-  addVectorOverlays('cut force', 0xff7f0e, model.loops.map((l) => ({ name: l.name, origin: cutPoint(l), cols: columns3(`cut_${l.name}_f`, '_N') })));
-  addVectorOverlays('cut torque', 0x8c564b, model.loops.map((l) => ({ name: l.name, origin: cutPoint(l), cols: columns3(`cut_${l.name}_t`, '_N_m') })));
+  // simulate's cut_<loop>_… or invdyn's wrench_<loop>_… (body b on body a at a's cut point)
+  addVectorOverlays('cut force', 0xff7f0e, model.loops.map((l) => ({ name: l.name, origin: cutPoint(l), cols: columns3([`cut_${l.name}_f`, '_N'], [`wrench_${l.name}_f`, '_N']) })));
+  addVectorOverlays('cut torque', 0x8c564b, model.loops.map((l) => ({ name: l.name, origin: cutPoint(l), cols: columns3([`cut_${l.name}_t`, '_N_m'], [`wrench_${l.name}_m`, '_N_m']) })));
   // friction of a revolute or prismatic joint: along its world axis (fixed in the parent)
   const friction = [];
   model.bodies.forEach((b, i) => {
@@ -170,6 +179,14 @@ function updateScene() {
   const poses = run ? runPoses(row) : withQuaternions(forwardKinematics(model, q));
   currentPoses = poses;
   lastGaps = poseScene(built, model, poses);
+  if (run && model.loops.length) {
+    // the gaps from the run's q in double precision (the stored poses are Float32, ~1e-7 m)
+    const exact = forwardKinematics(model, run.q.subarray(row * model.nq, (row + 1) * model.nq));
+    lastGaps = model.loops.map((l) => {
+      const a = worldPoint(exact, l.a.body, l.a.point), b = worldPoint(exact, l.b.body, l.b.point);
+      return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    });
+  }
   if (run) {
     for (const o of overlays) {
       const [origin, v] = o.at(row, poses);
@@ -214,7 +231,7 @@ function loop(now) {
   if (playing && run) {
     playTime += dt * speed;
     const end = run.times[run.rows - 1];
-    if (playTime > end) playTime = run.times[0];
+    if (playTime > end) playTime = end > run.times[0] ? run.times[0] + ((playTime - end) % (end - run.times[0])) : run.times[0];
     const r = rowAt(run.times, playTime);
     if (r !== row) { row = r; update(); dirty = true; }
   }
@@ -278,7 +295,7 @@ if (run) {
   };
   $('add-plot').onclick = () => addPlot(select.value);
   // default plots: the first effort and what mechdyn adds: closure, a normal load
-  const defaults = [run.columns.find((c) => c.startsWith('tau_')), run.columns.find((c) => c.startsWith('normal_load_')),
+  const defaults = [run.columns.find((c) => c.startsWith('tau_') || c.startsWith('effort_')), run.columns.find((c) => c.startsWith('normal_load_')),
     run.columns.includes('closure_residual') ? 'closure_residual' : run.columns.find((c) => c === 'kinetic_energy_J')];
   defaults.filter(Boolean).forEach(addPlot);
   const t = Number(new URLSearchParams(window.location.search).get('t'));
