@@ -135,6 +135,10 @@ async function runCase({ name, model, simulate, invdyn, body, times, query }) {
   });
   const size = await page.evaluate(() => Math.max(...window.mechdynViewer.poses().map((p) => Math.hypot(...p.p))), 1e-3);
   check(worst < 1e-5 * Math.max(1, size), `${name}: page kinematics = library poses (largest difference ${worst.toExponential(2)})`);
+  if (table.header.includes('closure_residual')) {  // the loops' gaps shown: from the run's q, not Float32 poses
+    const gaps = await page.evaluate(() => window.mechdynViewer.gaps());
+    check(gaps.length > 0 && Math.max(...gaps) < 1e-9, `${name}: the loop gaps shown at a closed row are ${Math.max(...gaps).toExponential(2)} m`);
+  }
   const plots = await page.evaluate(() => window.mechdynViewer.plots());
   check(plots.length > 0, `${name}: plots beside the view (${plots.join(', ')})`);
 
