@@ -46,6 +46,10 @@ bool parse_double(const std::string& text, double& value) {
 RunTable read_run_csv(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(path + ": cannot open the run file (missing or unreadable)");
+  return read_run_csv(in, path);
+}
+
+RunTable read_run_csv(std::istream& in, const std::string& path) {
   RunTable run;
   std::string line;
   if (!std::getline(in, line) || line.empty() || line == "\r")

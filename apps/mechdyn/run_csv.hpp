@@ -6,6 +6,7 @@
 // rows × columns doubles.
 #pragma once
 
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ std::vector<std::string> split_csv_line(const std::string& line);
 /// Reads `path`; throws UsageError "<path>: line N: <problem>" (status 2) when it cannot be
 /// read, is empty, or a row is malformed.
 RunTable read_run_csv(const std::string& path);
+/// The same from a stream; `path` names it in messages (fuzz/fuzz_run_csv.cpp).
+RunTable read_run_csv(std::istream& in, const std::string& path);
 
 /// The column of every configuration coordinate of `model` in `run` (nq entries, in q
 /// order). Throws UsageError naming the first missing column and the model when the run
