@@ -13,8 +13,10 @@ packages=(
   ccache                        # optional speed-up of the extra builds (sanitizers, fuzzing)
   chromium                      # the viewer's browser tests (docs/viewer.md), driven headless by playwright-core
 )
-# Node.js and npm for the viewer (viewer/package.json): Debian's nodejs + npm, unless a
-# node with npm is already installed (e.g. a newer nodejs package that bundles npm).
+# Node.js and npm for the viewer (viewer/package.json): the machine's (Node.js 20 with
+# npm 11 on the project's machines); Debian's nodejs + npm only where there is none —
+# Debian 12's Node.js 18 builds the bundle, but playwright-core (the browser tests) wants
+# Node.js >= 20, so there the browser test is skipped with a line saying so.
 command -v npm >/dev/null && command -v node >/dev/null || packages+=(nodejs npm)
 
 # viewer/node_modules (three, esbuild, playwright-core at the versions of

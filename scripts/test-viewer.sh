@@ -15,7 +15,11 @@ cd "$(dirname "$0")/.."
 what=$1
 shift
 missing=""
-command -v node >/dev/null || missing="node (Debian package nodejs)"
+if ! command -v node >/dev/null; then
+  missing="node (Debian package nodejs)"
+elif [ "$what" != bundle ] && [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+  missing="Node.js >= 20 for playwright-core (this is $(node --version))"
+fi
 [ -d viewer/node_modules/three ] && [ -d viewer/node_modules/esbuild ] && [ -d viewer/node_modules/playwright-core ] ||
   missing="${missing:+$missing, }viewer/node_modules (run: npm ci --prefix viewer)"
 if [ "$what" = browser ] || [ "$what" = screenshots ]; then
