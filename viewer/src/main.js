@@ -300,17 +300,26 @@ window.mechdynViewer = {
   plots: () => plots.map((p) => p.column),
   frames: () => frames,
   cost: () => ({ ...cost, drawCalls: renderer.info.render.calls, triangles: renderer.info.render.triangles }),
-  // Fraction of the canvas's pixels that differ from the background: rendered and read in
-  // one task (the drawing buffer is not preserved after it is shown).
+  // Fraction of the canvas's pixels that differ from the background, the ground grid hidden
+  // (so it counts the mechanism and its overlays): rendered and read in one task (the
+  // drawing buffer is not preserved after it is shown).
+  // the negative control of drawnFraction (browser test): everything hidden or shown again
+  showAll(on) {
+    for (const child of built.scene.children) if (!child.isLight && child !== built.grid) child.visible = on;
+    if (on) applyToggles();
+  },
   drawnFraction() {
+    built.grid.visible = false;
     render();
     const c = document.createElement('canvas');
     c.width = canvas.width, c.height = canvas.height;
     const g = c.getContext('2d');
     g.drawImage(canvas, 0, 0);
+    built.grid.visible = true;
+    render();
     const pixels = g.getImageData(0, 0, c.width, c.height).data;
-    const bg = built.scene.background;
-    const [r, gg, b] = [bg.r, bg.g, bg.b].map((x) => Math.round(255 * x));
+    const hex = built.scene.background.getHex();  // sRGB, as displayed
+    const [r, gg, b] = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
     let differ = 0;
     for (let i = 0; i < pixels.length; i += 4)
       if (Math.abs(pixels[i] - r) + Math.abs(pixels[i + 1] - gg) + Math.abs(pixels[i + 2] - b) > 30) differ++;

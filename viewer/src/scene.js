@@ -161,7 +161,7 @@ export function buildScene(model, size) {
     scene.add(ball);
     return { marker, ball, trace: null };
   });
-  return { scene, bodies, loops, markers, up };
+  return { scene, bodies, loops, markers, up, grid };
 }
 
 // Poses all bodies, loops and markers: poses[i] = {p, quaternion [w,x,y,z], R}.
