@@ -25,6 +25,7 @@
 // and saves a PNG screenshot of each page in OUT_DIR.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -182,6 +183,38 @@ async function runCase({ name, model, simulate, invdyn, body, times, query }) {
   await page.close();
 }
 
+// The same page from a static HTTP server on 127.0.0.1 (a port the system picks): it must
+// work there too, not only from file:// (a bug: data loaded in a way one of them refuses).
+async function servedCase(name) {
+  const dir = path.join(out, `${name}_view`);
+  const types = { '.html': 'text/html', '.js': 'text/javascript' };
+  const server = http.createServer((request, response) => {
+    const file = path.join(dir, path.normalize(new URL(request.url, 'http://x').pathname).replace(/^\/+/, ''));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(response);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`http://127.0.0.1:${server.address().port}/index.html?t=1`);
+    await page.waitForFunction(() => window.mechdynViewer && window.mechdynViewer.ready, null, { timeout: 60000 });
+    const t = await page.evaluate(() => window.mechdynViewer.time());
+    const drawn = await drawnFraction(page);
+    check(errors.length === 0 && drawn > 0.005 && Math.abs(t - 1) < 0.011,
+      `${name}: served over HTTP from 127.0.0.1: opens at t = ${t}, ${(100 * drawn).toFixed(1)} % drawn${errors.length ? ', errors: ' + errors.join(' | ') : ''}`);
+  } finally {
+    await page.close();
+    server.close();
+  }
+}
+
 async function modelCase({ name, model, joint, k = 0, value, moves, point = 'com' }) {
   const dir = path.join(out, `${name}_view`);
   run(['view', model, '-o', dir]);
@@ -227,6 +260,7 @@ try {
     simulate: ['--tau', '0,0,0,0,0,0,2*sin(5*t),0,-2*sin(5*t),1', '--duration', '0.5', '--step', '0.005'],
     body: 'left_shank', times: [0, 0.5], query: '?t=0.25',
   });
+  await servedCase('three_loop');
   await runCase({  // a parallel manipulator (SK §6) along a body motion: invdyn's joint wrenches
     name: 'ups_3ups_upu_s', model: 'examples/models/ups_3ups_upu_s.yaml',
     invdyn: ['--motion-expr', 'platform=wx=0.2*sin(t), wy=0.1*cos(t)', '--duration', '4', '--step', '0.02', '--joint-kinematics', '--joint-wrenches'],
