@@ -61,3 +61,11 @@ for name, state in states.items():
         write("eval", "%s.%d" % (name[:-5], mode), body)
 with open(os.path.join(root, "examples", "models", "three_loop_mechanism.yaml"), "rb") as f:
     write("eval", "three_loop_mechanism.info", bytes([8]) + f.read())
+
+# run_csv (mechdyn view's reader of simulate's CSV): the five-joint chain of the target; no .csv
+# extension (the repository ignores *.csv).
+header = "t_s," + ",".join("q_J%d_rad" % i for i in range(1, 6)) + ",reaction_J1_fx_N,\"q_odd, name\",kinetic_energy_J\n"
+rows = "".join("%g,%s,1.5,2,3\n" % (0.01 * k, ",".join("%g" % (0.1 * k * i) for i in range(1, 6))) for k in range(4))
+write("run_csv", "five_joint_run", header + rows)
+write("run_csv", "crlf", (header + rows).replace("\n", "\r\n"))
+write("run_csv", "quoted", "\"t_s\",\"q_J1_rad\",\"a \"\"b\"\"\"\n0,1,2\n1e-3,-1e300,4\n")

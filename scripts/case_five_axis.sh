@@ -5,7 +5,8 @@
 # and once with Stribeck friction (eq. 52), both with load-dependent normal loads
 # (joint geometry of examples/models/five_axis_tree_stribeck.yaml). Writes
 # out/five_axis/{no_friction,coulomb_viscous,stribeck}.csv and draws
-# out/five_axis/{constraint_torques,constraint_forces,driving_torques}.png.
+# out/five_axis/{constraint_torques,constraint_forces,driving_torques}.png, and the 3D page
+# of the Stribeck run, out/five_axis/view/index.html (docs/viewer.md).
 #
 # Usage: scripts/case_five_axis.sh [BUILD_DIR]   (default: build; the mechdyn binary
 # is BUILD_DIR/apps/mechdyn/mechdyn). Plots need matplotlib of Debian's /usr/bin/python3.
@@ -21,3 +22,4 @@ scenario=examples/scenarios/five_axis_constant_accel.yaml
 "$mechdyn" simulate --scenario "$scenario" examples/models/five_axis_tree_coulomb_viscous.yaml --output "$out/coulomb_viscous.csv"
 "$mechdyn" simulate --scenario "$scenario" examples/models/five_axis_tree_stribeck.yaml --output "$out/stribeck.csv"
 /usr/bin/python3 scripts/plot_five_axis.py "$out"
+"$mechdyn" view examples/models/five_axis_tree_stribeck.yaml "$out/stribeck.csv" -o "$out/view"

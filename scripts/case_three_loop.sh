@@ -3,7 +3,8 @@
 # §5.2 (examples/models/three_loop_mechanism.yaml): joint 1'' driven at 0.1 rad/s for
 # 10 s, closed-chain inverse dynamics. Writes out/three_loop/three_loop.csv (everything),
 # passive_angles.{csv,png} (Fig. 17), cut_joint_forces.{csv,png} (Fig. 18) and
-# active_joint.{csv,png} (Fig. 19). Builds the tool in build/ if needed.
+# active_joint.{csv,png} (Fig. 19), and the 3D page view/index.html (docs/viewer.md).
+# Builds the tool in build/ if needed.
 # Plots need Debian's matplotlib: /usr/bin/python3 (scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,4 +17,6 @@ mkdir -p out/three_loop
 "$build/apps/mechdyn/mechdyn" simulate examples/models/three_loop_mechanism.yaml --mode inverse \
   --velocities 0.1 --duration 10 --step 0.01 --output out/three_loop/three_loop.csv
 /usr/bin/python3 scripts/plot_three_loop.py out/three_loop/three_loop.csv out/three_loop
+"$build/apps/mechdyn/mechdyn" view examples/models/three_loop_mechanism.yaml out/three_loop/three_loop.csv \
+  -o out/three_loop/view   # the 3D page (docs/viewer.md): open out/three_loop/view/index.html
 ls out/three_loop

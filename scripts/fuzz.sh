@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model_reader scenario_reader number_lists eval)
+[ ${#targets[@]} -gt 0 ] || targets=(model_reader scenario_reader number_lists eval run_csv)
 jobs=$(nproc 2>/dev/null || echo 2)
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

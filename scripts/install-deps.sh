@@ -11,13 +11,36 @@ packages=(
   libmujoco-dev libsimbody-dev  # benchmark peers (bench/peers/): MuJoCo required, Simbody optional
   clang-14 libclang-rt-14-dev llvm-14  # fuzzing (scripts/fuzz.sh): libFuzzer, sanitizer runtimes, llvm-symbolizer
   ccache                        # optional speed-up of the extra builds (sanitizers, fuzzing)
+  chromium                      # the viewer's browser tests (docs/viewer.md), driven headless by playwright-core
 )
+# Node.js and npm for the viewer (viewer/package.json): the machine's (Node.js 20 with
+# npm 11 on the project's machines); Debian's nodejs + npm only where there is none —
+# Debian 12's Node.js 18 builds the bundle, but playwright-core (the browser tests) wants
+# Node.js >= 20, so there the browser test is skipped with a line saying so.
+command -v npm >/dev/null && command -v node >/dev/null || packages+=(nodejs npm)
+
+# viewer/node_modules (three, esbuild, playwright-core at the versions of
+# viewer/package-lock.json; never a browser download: playwright-core drives the Chromium
+# above). Re-run only when the lockfile changed since the last install.
+install_viewer_modules() {
+  local root stamp
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  stamp="$root/viewer/node_modules/.mechdyn-lock-stamp"
+  if [ -f "$stamp" ] && cmp -s "$stamp" "$root/viewer/package-lock.json"; then
+    echo "install-deps: viewer/node_modules up to date"
+    return
+  fi
+  echo "install-deps: npm ci in viewer/"
+  (cd "$root/viewer" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$root/viewer/package-lock.json" "$stamp"
+}
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
+  install_viewer_modules
   exit 0
 fi
 echo "install-deps: installing ${missing[*]}"
@@ -26,3 +49,4 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_viewer_modules

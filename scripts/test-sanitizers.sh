@@ -4,7 +4,9 @@
 #   1. build-asan: the library, the CLI and every test with AddressSanitizer +
 #      UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: any UB fails the test), -O1;
 #      runs the whole ctest suite but install_package (a packaging check that rebuilds the
-#      library without sanitizers: nothing for them to see);
+#      library without sanitizers: nothing for them to see) and the viewer's browser and
+#      bundle tests (JavaScript in Chromium; the C++ of `mechdyn view` runs under the
+#      sanitizers in test_view_errors);
 #   2. build-tsan: the library and the multi-threaded tests with ThreadSanitizer; runs them.
 # No benchmarks (they time code; sanitized timings mean nothing). GCC, as the Release build.
 # The zero-allocation counter is off under ASan/TSan (tests/support/allocation_probe.hpp).
@@ -29,7 +31,7 @@ if [ "$which" = all ] || [ "$which" = asan ]; then
   # detect_leaks: a leak fails the test; halt_on_error with the -fno-sanitize-recover above.
   ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$jobs" -E '^install_package$'
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" -E '^(install_package|viewer_browser|viewer_bundle)$'
   echo "sanitizers: asan+ubsan build $((built - start)) s, suite $(( $(seconds) - built )) s"
 fi
 

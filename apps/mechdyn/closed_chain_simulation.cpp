@@ -1,6 +1,8 @@
 // mechdyn simulate for closed chains. See closed_chain_simulation.hpp.
 #include "closed_chain_simulation.hpp"
 
+#include "body_poses.hpp"
+
 #include <unistd.h>
 
 #include <cmath>
@@ -149,6 +151,7 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
 
   CsvOutput csv(s.output, standard_output);
   std::ostream& out = csv.stream();
+  PoseOutput poses(model, s.poses, standard_output);  // --poses (body_poses.hpp)
   const auto columns = header(model, actuated, inverse);
   bool header_written = false;  // with the first computed row (see simulate_command.cpp)
 
@@ -205,6 +208,7 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
     header_written = true;
     out << row;
     csv.check();
+    poses.write(t, q);
   };
 
   const long intervals = output_intervals(s.duration, s.step);
@@ -250,6 +254,7 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
   progress.finish();
 
   csv.commit();
+  poses.commit();
   if (!csv.to_regular_file()) return;  // the summary only beside a file, never into a stream
   standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, closed-chain " << s.mode << " dynamics"
           << (inverse ? "" : ", " + s.integrator + " with projection") << ") to " << s.output << "\n";

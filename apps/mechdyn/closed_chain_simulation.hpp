@@ -27,6 +27,7 @@ struct ClosedChainSettings {
   double duration = 1.0, step = 1e-3, rtol = 1e-8, atol = 1e-10;
   std::string integrator = "rk4";
   std::string output;
+  std::string poses;  // --poses FILE (body_poses.hpp); empty: none
   long every = 1;
   IntegrationBudget* budget = nullptr;  // the run's step budget (not owned)
 };

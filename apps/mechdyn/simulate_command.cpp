@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "body_poses.hpp"
 #include "closed_chain_simulation.hpp"
 #include "commands.hpp"
 #include "common.hpp"
@@ -42,7 +43,7 @@ namespace {
 
 // Command-line values; each is used only when its option was given.
 struct SimulateFlags {
-  std::string model_path, scenario_path, mode, tau, accelerations, velocities, q0, v0, integrator, method, output;
+  std::string model_path, scenario_path, mode, tau, accelerations, velocities, q0, v0, integrator, method, output, poses;
   double duration = 0.0, step = 0.0, rtol = 0.0, atol = 0.0, max_wall_time = 0.0;
   long every = 1, max_steps = 0;
   bool joint_loads = false;  // --joint-loads: decomposition columns also without friction
@@ -104,6 +105,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     c.mode = s.mode, c.tau = s.tau, c.velocities = s.velocities, c.accelerations = s.accelerations;
     c.q0 = s.q0, c.v0 = s.v0, c.duration = s.duration, c.step = s.step, c.rtol = s.rtol, c.atol = s.atol;
     c.integrator = s.integrator, c.output = s.output, c.every = s.every, c.budget = &budget;
+    c.poses = flags.poses;
     run_closed_chain_simulation(model, c, standard_output);
     return;
   }
@@ -213,6 +215,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
 
   CsvOutput csv(s.output, standard_output);  // rows stream out as they are computed
   std::ostream& out = csv.stream();
+  PoseOutput poses(model, flags.poses, standard_output);  // --poses (body_poses.hpp)
 
   std::vector<std::string> header = csv_header(model);
   if (with_loads) {  // docs/friction.md: the decomposition, normal loads, friction, LuGre states
@@ -293,6 +296,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     header_written = true;
     out << row;
     csv.check();  // a full disk or a closed pipe stops the run here (status 3)
+    poses.write(t, q);
   };
 
   auto time_at = [&](long k) { return k == intervals ? s.duration : static_cast<double>(k) * s.step; };
@@ -316,6 +320,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   progress.finish();
 
   csv.commit();
+  poses.commit();
   if (!csv.to_regular_file()) return;  // the summary only beside a file, never into a stream
   standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, " << s.mode << " dynamics, "
                   << s.integrator << ", method " << describe_method(s.method, model) << ") to " << s.output << "\n";
@@ -345,6 +350,8 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
                                   "auto (default: explicit while nv <= 16, else recursive), explicit, or recursive (ABA, RNEA)")
                       ->check(CLI::IsMember({"auto", "explicit", "recursive"}));
   g["--output"] = sub->add_option("--output", f->output, "CSV file to write (default: standard output)");
+  g["--poses"] = sub->add_option("--poses", f->poses,
+                                 "also write each body's world pose per output row to this CSV (docs/cli.md)");
   g["--joint-loads"] = sub->add_flag("--joint-loads", f->joint_loads,
                                      "add the joint-load decomposition columns (always on with friction)");
   g["--every"] = sub->add_option("--every", f->every, "write every N-th output interval (default 1; the last time is always written)");

@@ -1,0 +1,312 @@
+// mechdyn view MODEL [RUN.csv] -o DIR: writes a self-contained web page that draws the
+// model and plays a run (docs/viewer.md). DIR gets index.html, viewer.js (three.js and the
+// page's code, bundled by esbuild from viewer/, embedded in this program: no npm at run
+// time) and data.js (the model, and the run's columns and every body's world pose per
+// row, body_poses.hpp, as base64 typed arrays). Everything is written to DIR.partial-PID
+// first and renamed onto DIR at the end, so bad input leaves no half-written page.
+// With --poses, the poses come from `simulate --poses` instead of forward kinematics.
+// Without a run the page shows the model at its initial configuration with one slider per
+// coordinate; loops are assembled in the page (viewer/src/assembly.js).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "body_poses.hpp"
+#include "commands.hpp"
+#include "common.hpp"
+#include "csv_output.hpp"
+#include "mechdyn/constraints/assembly_recovery.hpp"
+#include "mechdyn/flexible/flexible_beam.hpp"
+#include "run_csv.hpp"
+#include "viewer_assets.hpp"
+
+namespace mechdyn::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ViewFlags {
+  std::string model_path, run_path, output, poses;
+};
+
+// The poses of `simulate --poses` for the rows of `run` (body_poses.hpp layout): the
+// columns of this model's bodies in order, one row per run row at the same time.
+std::vector<double> read_pose_file(const std::string& path, const Model& model, const RunTable& run,
+                                   const std::string& model_path) {
+  const RunTable poses = read_run_csv(path);
+  const std::vector<std::string> expected = body_pose_columns(model);
+  if (poses.columns.size() != expected.size() + 1)
+    throw UsageError(path + ": " + std::to_string(poses.columns.size() - 1) + " pose columns, " + model_path + " has " +
+                     std::to_string(model.num_bodies()) + " bodies (7 columns each): the poses do not match the model");
+  for (std::size_t k = 0; k < expected.size(); ++k)
+    if (poses.columns[k + 1] != expected[k])
+      throw UsageError(path + ": column " + std::to_string(k + 2) + " is '" + poses.columns[k + 1] + "', expected '" +
+                       expected[k] + "': the poses do not match the model");
+  if (poses.rows != run.rows)
+    throw UsageError(path + ": " + std::to_string(poses.rows) + " rows, the run has " + std::to_string(run.rows) +
+                     ": the poses are not of this run");
+  std::vector<double> values;
+  values.reserve(run.rows * expected.size());
+  for (std::size_t r = 0; r < run.rows; ++r) {
+    if (poses.at(r, 0) != run.at(r, 0))
+      throw UsageError(path + ": row " + std::to_string(r + 1) + ": t_s = " + format_number(poses.at(r, 0)) +
+                       ", the run has " + format_number(run.at(r, 0)) + ": the poses are not of this run");
+    for (std::size_t k = 1; k <= expected.size(); ++k) values.push_back(poses.at(r, k));
+  }
+  return values;
+}
+
+// The file that marks a directory as a page written by mechdyn view (it may be replaced).
+constexpr const char* kMarkerFile = ".mechdyn-view";
+
+std::string base64(const void* data, std::size_t size) {
+  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  std::string text;
+  text.reserve((size + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < size; i += 3) {
+    const unsigned v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    for (int s = 18; s >= 0; s -= 6) text += alphabet[(v >> s) & 63];
+  }
+  if (i < size) {
+    const unsigned v = (bytes[i] << 16) | (i + 1 < size ? bytes[i + 1] << 8 : 0);
+    text += alphabet[(v >> 18) & 63];
+    text += alphabet[(v >> 12) & 63];
+    text += i + 1 < size ? alphabet[(v >> 6) & 63] : '=';
+    text += '=';
+  }
+  return text;
+}
+
+template <typename T>
+std::string base64(const std::vector<T>& values) {
+  return base64(values.data(), values.size() * sizeof(T));
+}
+
+void write_model_json(JsonWriter& json, const Model& model, const std::string& model_path, const VecX& q0) {
+  json.begin_object();
+  json.key("source"), json.string(model_path);
+  json.key("name"), json.string(model.name);
+  json.key("gravity"), json.vec3(model.gravity);
+  json.key("nq"), json.integer(model.nq);
+  json.key("nv"), json.integer(model.nv);
+  json.key("bodies"), json.begin_array();
+  for (int i = 0; i < model.num_bodies(); ++i) {
+    const Body& body = model.bodies[i];
+    const Joint& joint = model.joints[i];
+    json.begin_object();
+    json.key("name"), json.string(body.name);
+    json.key("parent"), json.integer(body.parent);
+    json.key("mass"), json.number(body.mass);
+    json.key("com"), json.vec3(body.com);
+    json.key("joint"), json.begin_object();
+    json.key("name"), json.string(joint.name);
+    json.key("type"), json.string(joint_type_name(joint.type));
+    json.key("axis"), json.vec3(joint.axis);
+    json.key("second_axis"), json.vec3(joint.second_axis);
+    json.key("origin"), json.vec3(joint.origin);
+    json.key("actuated"), json.integer(joint.actuated ? 1 : 0);
+    json.key("q_index"), json.integer(joint.q_index);
+    json.key("nq"), json.integer(joint.nq);
+    json.key("v_index"), json.integer(joint.v_index);
+    json.key("nv"), json.integer(joint.nv);
+    if (joint.limits && std::isfinite(joint.limits->lower) && std::isfinite(joint.limits->upper)) {
+      json.key("limits"), json.begin_array(), json.number(joint.limits->lower), json.number(joint.limits->upper),
+          json.end_array();
+    }
+    json.key("friction"), json.integer(joint.friction ? 1 : 0);
+    json.end_object();
+    json.end_object();
+  }
+  json.end_array();
+  json.key("loops"), json.begin_array();
+  for (const Loop& loop : model.loops) {
+    json.begin_object();
+    json.key("name"), json.string(loop.name);
+    json.key("type"), json.string(loop_type_name(loop.type));
+    json.key("a"), json.begin_object(), json.key("body"), json.integer(loop.a.body), json.key("point"),
+        json.vec3(loop.a.point), json.end_object();
+    json.key("b"), json.begin_object(), json.key("body"), json.integer(loop.b.body), json.key("point"),
+        json.vec3(loop.b.point), json.end_object();
+    json.key("axis"), json.vec3(loop.axis);
+    json.key("second_axis"), json.vec3(loop.second_axis);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("markers"), json.begin_array();
+  for (const Marker& marker : model.markers) {
+    json.begin_object();
+    json.key("name"), json.string(marker.name);
+    json.key("body"), json.integer(marker.at.body);
+    json.key("point"), json.vec3(marker.at.point);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("coordinates"), json.begin_array();
+  for (const auto& label : configuration_labels(model)) json.string(label.name + (label.unit.empty() ? "" : " (" + label.unit + ")"));
+  json.end_array();
+  json.key("q0"), json.vector(q0);
+  json.end_object();
+}
+
+// DIR may be replaced only when it does not exist, is an empty directory, or holds a page
+// written by mechdyn view (its marker file); anything else is the user's and stays.
+void check_output_directory(const std::string& dir) {
+  std::error_code error;
+  const fs::file_status status = fs::symlink_status(dir, error);
+  if (!fs::exists(status)) return;
+  if (!fs::is_directory(status))
+    throw UsageError(dir + ": exists and is not a directory (mechdyn view -o writes a directory)");
+  if (fs::is_empty(dir, error) || fs::exists(fs::path(dir) / kMarkerFile)) return;
+  throw UsageError(dir + ": exists and was not written by mechdyn view; remove it or choose another -o DIR");
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) throw OutputError(path.string() + ": cannot write (disk full or no permission?)");
+}
+
+// The temporary directory, removed unless committed.
+class StagingDirectory {
+ public:
+  explicit StagingDirectory(const std::string& target)
+      : target_(target), path_(target + ".partial-" + std::to_string(::getpid())) {
+    std::error_code error;
+    fs::remove_all(path_, error);
+    if (!fs::create_directories(path_, error))
+      throw UsageError(target + ": cannot create the directory " + path_.string() + ": " + error.message());
+  }
+  ~StagingDirectory() {
+    std::error_code error;
+    if (!committed_) fs::remove_all(path_, error);
+  }
+  const fs::path& path() const { return path_; }
+  void commit() {
+    std::error_code error;
+    const fs::path old = target_.string() + ".old-" + std::to_string(::getpid());
+    const bool replace = fs::exists(target_, error);
+    if (replace) {
+      fs::rename(target_, old, error);
+      if (error) throw OutputError(target_.string() + ": cannot replace: " + error.message());
+    }
+    fs::rename(path_, target_, error);
+    if (error) {
+      if (replace) fs::rename(old, target_, error);
+      throw OutputError(target_.string() + ": cannot rename the page into place: " + error.message());
+    }
+    committed_ = true;
+    if (replace) fs::remove_all(old, error);
+  }
+
+ private:
+  fs::path target_, path_;
+  bool committed_ = false;
+};
+
+void run_view(const ViewFlags& flags, std::ostream& standard_output) {
+  const Model model = load_model(flags.model_path);
+  if (model.num_bodies() == 0) throw UsageError(flags.model_path + ": the model has no bodies: nothing to draw");
+  require_rigid_bodies(model, flags.model_path, "mechdyn view");
+  if (!flags.poses.empty() && flags.run_path.empty()) throw UsageError("--poses needs a RUN.csv (the run the poses belong to)");
+  check_output_directory(flags.output);
+
+  // The configuration the page opens at without a run (and its sliders' start): the
+  // model's initial_configuration, else neutral; loops assembled by the library.
+  VecX q0 = model.initial_configuration.size() > 0 ? model.initial_configuration : model.neutral_configuration();
+  std::string assembly_note;
+  if (!model.loops.empty()) {
+    Data data(model);
+    VecX q = q0;
+    try {
+      assemble_with_recovery(model, data, q);
+      q0 = q;
+    } catch (const SolverError& e) {
+      assembly_note = e.what();  // the page shows the open loops and their closure error
+    }
+  }
+
+  std::ostringstream text;
+  text.precision(17);
+  text << "window.MECHDYN_DATA = {\"model\": ";
+  JsonWriter model_json(text);
+  write_model_json(model_json, model, flags.model_path, q0);
+  text << ",\n\"assembly_note\": ";
+  JsonWriter(text).string(assembly_note);
+  std::size_t rows = 0;
+  if (!flags.run_path.empty()) {
+    const RunTable run = read_run_csv(flags.run_path);
+    const auto q_columns = configuration_columns(model, run, flags.run_path, flags.model_path);
+    rows = run.rows;
+    const std::size_t n = run.columns.size(), bodies = static_cast<std::size_t>(model.num_bodies());
+    std::vector<double> times(rows), q_all(rows * static_cast<std::size_t>(model.nq));
+    std::vector<float> values(rows * n), poses(rows * 7 * bodies);
+    std::vector<double> pose_row(7 * bodies);
+    Data data(model);
+    VecX q(model.nq);
+    std::vector<double> given_poses;  // --poses: simulate's pose file instead of forward kinematics
+    if (!flags.poses.empty()) given_poses = read_pose_file(flags.poses, model, run, flags.model_path);
+    for (std::size_t r = 0; r < rows; ++r) {
+      times[r] = run.at(r, 0);
+      for (std::size_t c = 0; c < n; ++c) values[c * rows + r] = static_cast<float>(run.at(r, c));
+      for (Eigen::Index k = 0; k < model.nq; ++k) q[k] = run.at(r, q_columns[static_cast<std::size_t>(k)]);
+      check_and_normalize_quaternions(model, q, flags.run_path + ": row at t_s = " + format_number(times[r]));
+      for (Eigen::Index k = 0; k < model.nq; ++k) q_all[r * static_cast<std::size_t>(model.nq) + static_cast<std::size_t>(k)] = q[k];
+      if (given_poses.empty()) body_poses(model, data, q, pose_row.data());
+      else std::copy_n(given_poses.begin() + static_cast<std::ptrdiff_t>(r * 7 * bodies), 7 * bodies, pose_row.begin());
+      for (std::size_t k = 0; k < 7 * bodies; ++k) poses[r * 7 * bodies + k] = static_cast<float>(pose_row[k]);
+    }
+    text << ",\n\"run\": {\"source\": ";
+    JsonWriter(text).string(flags.run_path);
+    text << ", \"rows\": " << rows << ", \"columns\": ";
+    JsonWriter columns_json(text);
+    columns_json.begin_array();
+    for (const std::string& c : run.columns) columns_json.string(c);
+    columns_json.end_array();
+    text << ",\n\"times\": \"" << base64(times) << "\",\n\"q\": \"" << base64(q_all) << "\",\n\"values\": \""
+         << base64(values) << "\",\n\"poses\": \"" << base64(poses) << "\"}";
+  } else {
+    text << ",\n\"run\": null";
+  }
+  text << "};\n";
+
+  StagingDirectory staging(flags.output);
+  write_file(staging.path() / "index.html", viewer_page());
+  write_file(staging.path() / "viewer.js", viewer_bundle());
+  write_file(staging.path() / "data.js", text.str());
+  write_file(staging.path() / kMarkerFile, "written by mechdyn view; the directory may be replaced by it\n");
+  staging.commit();
+  standard_output << "wrote " << flags.output << "/index.html (" << model.num_bodies() << " bodies, "
+                  << (rows > 0 ? std::to_string(rows) + " rows of " + flags.run_path : std::string("no run: joint sliders"))
+                  << "); open it in a browser\n";
+}
+
+}  // namespace
+
+void add_view_command(CLI::App& app, CommandRunner& selected) {
+  auto f = std::make_shared<ViewFlags>();
+  CLI::App* sub = app.add_subcommand("view", "Write a web page that draws the model and plays a run (docs/viewer.md).");
+  sub->add_option("MODEL", f->model_path, "model file (or URDF, SDFormat, MJCF)")->required();
+  sub->add_option("RUN", f->run_path, "a CSV written by mechdyn simulate for this model (optional)");
+  sub->add_option("-o,--output", f->output, "the directory to write (index.html, viewer.js, data.js)")->required();
+  sub->add_option("--poses", f->poses,
+                  "the body poses of the run written by simulate --poses (default: computed from the run's q columns)");
+  sub->footer(
+      "Examples:\n"
+      "  mechdyn simulate examples/models/five_axis_tree.yaml --duration 2 --output run.csv\n"
+      "  mechdyn view examples/models/five_axis_tree.yaml run.csv -o five_axis_view   # open five_axis_view/index.html\n"
+      "  mechdyn view examples/models/four_bar.yaml -o four_bar_view                  # sliders, loops assembled\n"
+      "The page opens at a time given as index.html?t=2.5.");
+  sub->callback([f, &selected] { selected = [f](std::ostream& out) { run_view(*f, out); }; });
+}
+
+}  // namespace mechdyn::cli
