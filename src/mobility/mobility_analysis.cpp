@@ -189,7 +189,10 @@ MobilityReport analyze_mobility(const Model& model, const Eigen::Ref<const VecX>
   report.locked_mobility = static_cast<int>(passive.size()) - locked.rank;
   report.redundant_actuation = report.rank - locked.rank;
   MatX locked_motions = MatX::Zero(model.nv, locked.null_space.cols());  // scaled coordinates
-  for (std::size_t c = 0; c < passive.size(); ++c) locked_motions.row(passive[c]) = locked.null_space.row(c);
+  // (No columns when the locked mechanism cannot move: then there is no row to copy, and a
+  // row of an empty matrix would offset its null data pointer — undefined behaviour.)
+  if (locked_motions.cols() > 0)
+    for (std::size_t c = 0; c < passive.size(); ++c) locked_motions.row(passive[c]) = locked.null_space.row(c);
 
   // Idle freedoms: motions that move no joint point.
   const std::vector<MatX> twists = body_twist_jacobians(model, data);
