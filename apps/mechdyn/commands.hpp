@@ -22,6 +22,8 @@ void add_mobility_command(CLI::App& app, CommandRunner& selected);
 void add_invdyn_command(CLI::App& app, CommandRunner& selected);
 void add_convert_command(CLI::App& app, CommandRunner& selected);
 void add_view_command(CLI::App& app, CommandRunner& selected);
+void add_static_command(CLI::App& app, CommandRunner& selected);  // flexible_commands.cpp
+void add_modes_command(CLI::App& app, CommandRunner& selected);   // flexible_commands.cpp
 
 /// Erases a progress bar from the terminal (before an error message is printed).
 void clear_progress();

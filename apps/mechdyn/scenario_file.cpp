@@ -110,8 +110,9 @@ void read_scenario_text(const std::string& text, const std::string& path, Settin
 void check_settings(const Settings& s) {
   if (s.model_path.empty()) throw UsageError("simulate: no model given (MODEL or the scenario's 'model' key)");
   if (s.mode != "forward" && s.mode != "inverse") throw UsageError("mode '" + s.mode + "' must be forward or inverse");
-  if (s.integrator != "rk4" && s.integrator != "dopri5")
-    throw UsageError("integrator '" + s.integrator + "' must be rk4 or dopri5");
+  if (s.integrator != "auto" && s.integrator != "rk4" && s.integrator != "dopri5" && s.integrator != "newmark" &&
+      s.integrator != "hht")
+    throw UsageError("integrator '" + s.integrator + "' must be rk4, dopri5, newmark or hht");
   if (s.method != "auto" && s.method != "explicit" && s.method != "recursive")
     throw UsageError("method '" + s.method + "' must be auto, explicit or recursive");
   if (!(s.duration >= 0.0) || !std::isfinite(s.duration)) throw UsageError("duration must be a finite number >= 0");

@@ -17,7 +17,7 @@ struct Settings {
   std::optional<std::string> q0, v0;                           // comma-separated numbers
   double duration = 1.0;
   double step = 1e-3;
-  std::string integrator = "rk4";
+  std::string integrator = "auto";  // auto: rk4 for rigid models, newmark with flexible bodies
   double rtol = 1e-8, atol = 1e-10;
   std::string method = "auto";  // auto: explicit while nv <= 16, else recursive (common.hpp resolve_method)
   std::string output;  // empty: standard output

@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "csv_output.hpp"
+#include "flexible_simulation.hpp"
 #include "scenario_file.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/energy.hpp"
@@ -94,9 +95,17 @@ std::vector<std::string> csv_header(const Model& model) {
 }
 
 void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
-  const Settings s = resolve(flags);
+  Settings s = resolve(flags);
   const Model model = load_model(s.model_path);
-  require_rigid_bodies(model, s.model_path, "mechdyn simulate");  // flexible bodies: issue 11, second part
+  const bool flexible = has_flexible_bodies(model);
+  if (s.integrator == "auto") s.integrator = flexible ? "newmark" : "rk4";
+  if (flexible) {  // flexible_simulation.cpp (docs/flexible-bodies.md "Time integration")
+    if (!flags.poses.empty()) throw UsageError("--poses: not yet for models with flexible bodies");
+    run_flexible_simulation(model, s, standard_output);
+    return;
+  }
+  if (s.integrator == "newmark" || s.integrator == "hht")
+    throw UsageError("integrator '" + s.integrator + "' is for models with flexible bodies (rigid: rk4 or dopri5)");
   const long intervals = output_intervals(s.duration, s.step);
   // One budget for the whole run (simulation/integration_budget.hpp).
   IntegrationBudget budget(s.max_steps.value_or(default_step_budget(intervals)), s.max_wall_time);
@@ -343,7 +352,7 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers (default 0)");
   g["--duration"] = sub->add_option("--duration", f->duration, "simulated time in s (default 1)");
   g["--step"] = sub->add_option("--step", f->step, "output interval in s; the RK4 step; the largest DOPRI5 step (default 1e-3)");
-  g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default, fixed step) or dopri5 (adaptive)")->check(CLI::IsMember({"rk4", "dopri5"}));
+  g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default for rigid models, fixed step), dopri5 (adaptive); newmark (default with flexible bodies) or hht (HHT-alpha -0.1)")->check(CLI::IsMember({"rk4", "dopri5", "newmark", "hht"}));
   g["--rtol"] = sub->add_option("--rtol", f->rtol, "dopri5 relative tolerance (default 1e-8)");
   g["--atol"] = sub->add_option("--atol", f->atol, "dopri5 absolute tolerance (default 1e-10)");
   g["--method"] = sub->add_option("--method", f->method,

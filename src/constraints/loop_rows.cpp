@@ -23,31 +23,21 @@ void perpendicular_pair(const Vec3& n, Vec3& t1, Vec3& t2) {
 
 namespace {
 
-// Pose and motion of one body of a cut joint; the ground is at rest at the identity.
-struct CutBody {
-  Mat3 rotation = Mat3::Identity();
-  Vec3 position = Vec3::Zero();
-  Vec3 omega = Vec3::Zero(), velocity_origin = Vec3::Zero();      // [ω; v_O]
-  Vec3 alpha = Vec3::Zero(), acceleration_origin = Vec3::Zero();  // [α; a_O] at q̈ = 0
+// The ground's cut frame is at rest at the identity; a body's reads the kinematics stage.
+CutFrame cut_frame(const Data& data, int body, bool with_motion) {
+  CutFrame out;
+  if (body == kGround) return out;
+  out.rotation = data.rotation[body];
+  out.position = data.position[body];
+  if (!with_motion) return out;
+  out.omega = data.velocity[body].head<3>();
+  out.velocity_origin = data.velocity[body].tail<3>();
+  out.alpha = data.bias_acceleration[body].head<3>();
+  out.acceleration_origin = data.bias_acceleration[body].tail<3>();
+  return out;
+}
 
-  CutBody(const Data& data, int body, bool with_motion) {
-    if (body == kGround) return;
-    rotation = data.rotation[body];
-    position = data.position[body];
-    if (!with_motion) return;
-    omega = data.velocity[body].head<3>();
-    velocity_origin = data.velocity[body].tail<3>();
-    alpha = data.bias_acceleration[body].head<3>();
-    acceleration_origin = data.bias_acceleration[body].tail<3>();
-  }
-  Vec3 point(const Vec3& local) const { return position + rotation * local; }
-  Vec3 point_velocity(const Vec3& p) const { return velocity_origin + omega.cross(p); }
-  Vec3 point_acceleration(const Vec3& p) const {
-    return acceleration_origin + alpha.cross(p) + omega.cross(point_velocity(p));
-  }
-  Vec3 direction_rate(const Vec3& d) const { return omega.cross(d); }
-  Vec3 direction_acceleration(const Vec3& d) const { return alpha.cross(d) + omega.cross(omega.cross(d)); }
-};
+using CutBody = CutFrame;
 
 // d²/dt² (x · y) for direction x carried by body bx and y by body by.
 double product_acceleration(const CutBody& bx, const Vec3& x, const CutBody& by, const Vec3& y) {
@@ -61,9 +51,10 @@ Vec6 wrench(const Vec3& w, const Vec3& u, const Vec3& p) { return make_vec6(w + 
 // Writes the rows of one cut joint, family by family, from `row` on.
 class RowWriter {
  public:
-  RowWriter(Data& data, const Loop& loop, int row, bool with_bias)
-      : data_(data), a_(data, loop.a.body, with_bias), b_(data, loop.b.body, with_bias), with_bias_(with_bias),
-        row_(row) {
+  RowWriter(const CutFrame& a, const CutFrame& b, const Loop& loop, bool with_bias, double* residual,
+            Vec6* wrench_a, Vec6* wrench_b, double* bias)
+      : residual_(residual), wrench_a_(wrench_a), wrench_b_(wrench_b), bias_(bias), a_(a), b_(b),
+        with_bias_(with_bias) {
     pa_ = a_.point(loop.a.point);
     pb_ = b_.point(loop.b.point);
     if (with_bias) {
@@ -130,26 +121,30 @@ class RowWriter {
 
  private:
   void write(double residual, const Vec6& on_a, const Vec6& on_b, double bias) {
-    data_.loop_residual[row_] = residual;
-    data_.loop_row_wrench_a[row_] = on_a;
-    data_.loop_row_wrench_b[row_] = on_b;
-    if (with_bias_) data_.loop_bias[row_] = bias;
+    residual_[row_] = residual;
+    wrench_a_[row_] = on_a;
+    wrench_b_[row_] = on_b;
+    if (with_bias_) bias_[row_] = bias;
     ++row_;
   }
 
-  Data& data_;
-  CutBody a_, b_;
+  double* residual_;
+  Vec6* wrench_a_;
+  Vec6* wrench_b_;
+  double* bias_;
+  const CutFrame& a_;
+  const CutFrame& b_;
   bool with_bias_;
-  int row_;
+  int row_ = 0;
   Vec3 pa_, pb_, pa_rate_ = Vec3::Zero(), pb_rate_ = Vec3::Zero();
 };
 
 }  // namespace
 
-void detail::evaluate_loop_rows(const Model& model, Data& data, bool with_bias) {
-  for (std::size_t i = 0; i < model.loops.size(); ++i) {
-    const Loop& loop = model.loops[i];
-    RowWriter rows(data, loop, model.loop_row_index[i], with_bias);
+void cut_joint_rows(const Loop& loop, const CutFrame& a, const CutFrame& b, bool with_bias, double* residual,
+                    Vec6* wrench_a, Vec6* wrench_b, double* bias) {
+  {
+    RowWriter rows(a, b, loop, with_bias, residual, wrench_a, wrench_b, bias);
     Vec3 t1, t2;
     switch (loop.type) {  // the table: each loop type's rows, in order
       case LoopType::Spherical:
@@ -177,6 +172,16 @@ void detail::evaluate_loop_rows(const Model& model, Data& data, bool with_bias) 
         rows.orientation();
         break;
     }
+  }
+}
+
+void detail::evaluate_loop_rows(const Model& model, Data& data, bool with_bias) {
+  for (std::size_t i = 0; i < model.loops.size(); ++i) {
+    const Loop& loop = model.loops[i];
+    const int row = model.loop_row_index[i];
+    const CutFrame a = cut_frame(data, loop.a.body, with_bias), b = cut_frame(data, loop.b.body, with_bias);
+    cut_joint_rows(loop, a, b, with_bias, data.loop_residual.data() + row, data.loop_row_wrench_a.data() + row,
+                   data.loop_row_wrench_b.data() + row, with_bias ? data.loop_bias.data() + row : nullptr);
   }
 }
 

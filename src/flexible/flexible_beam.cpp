@@ -104,8 +104,8 @@ void require_rigid_bodies(const Model& model, const std::string& source, const s
     if (body.flexible)
       fail(source, "bodies[" + std::to_string(i) + "] '" + body.name + "'",
            "is a flexible beam; " + what +
-               " treats rigid bodies only (flexible multibody dynamics is not implemented yet; the beam is not "
-               "treated as rigid)");
+               " treats rigid bodies only (flexible bodies: mechdyn static and mechdyn modes, and "
+               "flexible/flexible_system.hpp in the library; the beam is not treated as rigid)");
   }
 }
 

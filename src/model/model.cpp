@@ -98,7 +98,7 @@ bool Model::is_ancestor_or_self(int ancestor, int body) const {
 }
 
 VecX Model::neutral_configuration() const {
-  VecX q(nq);
+  VecX q = VecX::Zero(nq);  // the elastic coordinates (after the joints') are zero: undeformed
   for (const Joint& j : joints) joint_neutral_configuration(j, q.data() + j.q_index);
   return q;
 }
@@ -186,6 +186,16 @@ void finalize_model(Model& model, const std::string& source) {
     model.nq += joint.nq;
     model.nv += joint.nv;
   }
+  model.rigid_nq = model.nq;
+  model.rigid_nv = model.nv;
+  model.elastic_index.assign(n, -1);
+  for (int i = 0; i < n; ++i) {  // elastic coordinates after the rigid ones (flexible-bodies.md)
+    if (!model.bodies[i].flexible) continue;
+    model.elastic_index[i] = model.nq - model.rigid_nq;
+    const int elastic = model.bodies[i].flexible->num_elastic();
+    model.nq += elastic;
+    model.nv += elastic;
+  }
   // A massless body is allowed only where it carries a child (composite joints).
   for (int i = 0; i < n; ++i) {
     if (model.bodies[i].mass == 0.0 && model.children[i].empty() && !model.bodies[i].flexible)
@@ -222,6 +232,11 @@ void finalize_model(Model& model, const std::string& source) {
       above = dof;
     }
     last_dof[i] = above;
+  }
+  for (int i = 0; i < n; ++i) {  // elastic velocities belong to their body; no tree parent (λ = −1)
+    if (model.elastic_index[i] < 0) continue;
+    for (int k = 0; k < model.bodies[i].flexible->num_elastic(); ++k)
+      model.dof_body[model.rigid_nv + model.elastic_index[i] + k] = i;
   }
 
   model.loop_row_index.clear();

@@ -1,10 +1,14 @@
-// The command-line tool on models with flexible bodies (format version 2), until the
-// flexible multibody dynamics exists: `info` describes them; `eval` and `simulate` refuse
+// The command-line tool on models with flexible bodies (format version 2): `info`
+// describes them; `static` and `modes` print the contract's JSON
+// (../shared/spec/flexible-bodies.md); `eval` and `simulate` (rigid only so far) refuse
 // them with one line naming the file and the body (exit status 2) instead of treating the
-// beam as rigid; a bad flexible block is one line, status 2.
+// beam as rigid; a bad flexible block or bad option is one line, status 2, for every command.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
 
@@ -38,12 +42,50 @@ TEST(FlexibleCli, InfoDescribesTheBeam) {
       << r.out;
 }
 
-// Catches: eval/simulate running the rigid algorithms on a beam (a silent wrong answer).
-TEST(FlexibleCli, EvalAndSimulateRefuseFlexibleBodies) {
+// Catches: eval running the rigid algorithms on a beam (a silent wrong answer).
+TEST(FlexibleCli, EvalRefusesFlexibleBodies) {
   expect_one_line_failure(run_cli("eval " + kArm + " --json"), kArm, "bodies[1] 'link2'",
                           "is a flexible beam; mechdyn eval treats rigid bodies only");
-  expect_one_line_failure(run_cli("simulate " + kArm + " --duration 0.1"), kArm, "bodies[1] 'link2'",
-                          "is a flexible beam; mechdyn simulate treats rigid bodies only");
+}
+
+// simulate on a flexible model: Newmark (default) and HHT write the CSV with the elastic
+// coordinates, markers, constraint violation and energies; the settings that do not apply
+// are refused in one line. Catches: a missing or misaligned column, a failed step, the
+// rigid integrators silently used on a beam.
+TEST(FlexibleCli, SimulateIntegratesFlexibleModels) {
+  for (const char* integrator : {"", " --integrator hht"}) {
+    const CliResult r = run_cli("simulate " + kArm + " --duration 0.02 --step 0.001 --tau 'sin(t)',0" + integrator);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < r.out.size()) {
+      const std::size_t end = r.out.find('\n', start);
+      lines.push_back(r.out.substr(start, end - start));
+      start = end + 1;
+    }
+    ASSERT_EQ(lines.size(), 22u);  // header + 21 rows
+    const std::string& header = lines[0];
+    EXPECT_EQ(header.rfind("t_s,q_link1_rad,q_link2_rad,e_link2_n2_ux_m,", 0), 0u) << header;
+    EXPECT_NE(header.find("edot_link2_n5_thz_rad_per_s,marker_tip_x_m,marker_tip_y_m,marker_tip_z_m,"
+                          "constraint_violation,newton_iterations,kinetic_energy_J,gravity_energy_J,strain_energy_J"),
+              std::string::npos)
+        << header;
+    const auto count = [](const std::string& line) { return std::count(line.begin(), line.end(), ',') + 1; };
+    EXPECT_EQ(count(header), 1 + 26 + 26 + 3 + 5);
+    for (std::size_t k = 1; k < lines.size(); ++k) EXPECT_EQ(count(lines[k]), count(header)) << k;
+  }
+  CliResult r = run_cli("simulate " + kArm + " --integrator rk4 --duration 0.01");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("integrator 'rk4' does not treat flexible bodies (newmark or hht)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  r = run_cli("simulate " + kArm + " --tau 0,0,0 --duration 0.01");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("tau has 3 expressions, the model needs 2"), std::string::npos) << r.err;
+  r = run_cli("simulate " + kArm + " --mode inverse --duration 0.01");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("forward dynamics only"), std::string::npos) << r.err;
+  r = run_cli("simulate " + source_path("examples/models/four_bar.yaml") + " --integrator newmark --duration 0.01");
+  EXPECT_EQ(r.status, 2) << r.err;
 }
 
 // Catches: a reader error on a flexible block escaping as another status or several lines.
@@ -57,6 +99,96 @@ TEST(FlexibleCli, BadFlexibleBlockIsOneLine) {
   text.replace(text.find("mechdyn: 2"), 10, "mechdyn: 1");
   const std::string old = write_temporary_file("version_one.yaml", text);
   expect_one_line_failure(run_cli("info " + old), old, "bodies[1] 'link2' flexible", "format version 2");
+}
+
+// The contract's JSON shapes. Catches: missing keys, q without the elastic coordinates,
+// frequencies unsorted or not positive, zero modes listed, the locked list.
+TEST(FlexibleCli, StaticAndModesPrintTheContractsJson) {
+  CliResult r = run_cli("static " + kArm + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["q"].is_array());
+  EXPECT_EQ(j["q"].size(), 2u + 24u);  // two joints, then 4 elements x 6
+  ASSERT_EQ(j["markers"].size(), 1u);
+  EXPECT_EQ(j["markers"][0]["name"], "tip");
+  EXPECT_EQ(j["markers"][0]["position"].size(), 3u);
+  // Held at q = 0 (both joints actuated), the arm sags under gravity: the tip below z = 0.
+  EXPECT_LT(j["markers"][0]["position"][2].get<double>(), 0.0);
+
+  for (const char* locked : {"actuated", "none"}) {
+    r = run_cli("modes " + kArm + " --locked " + locked + " --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j["frequencies"].is_array());
+    EXPECT_GE(j["frequencies"].size(), 10u);
+    double previous = 0.0;
+    for (const auto& f : j["frequencies"]) {
+      EXPECT_GT(f.get<double>(), previous);
+      previous = f.get<double>();
+    }
+    EXPECT_EQ(j["threshold"].get<double>(), 1e-6);
+    EXPECT_TRUE(j["zero_modes"].is_number_integer());
+    if (std::string(locked) == "actuated") {
+      EXPECT_EQ(j["locked"], nlohmann::json::array({"link1", "link2"}));
+      EXPECT_EQ(j["frequencies"].size(), 24u);
+    } else {
+      EXPECT_TRUE(j["locked"].empty());
+      EXPECT_EQ(j["frequencies"].size() + j["zero_modes"].get<std::size_t>(), 26u);
+    }
+  }
+}
+
+// Catches: bad options or broken files escaping as another status or several lines.
+TEST(FlexibleCli, StaticAndModesRefuseBadInputInOneLine) {
+  for (const char* command : {"static", "modes"}) {
+    CliResult r = run_cli(std::string(command) + " " + kArm + " --q 0,0");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("--q"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("26"), std::string::npos) << "names nq = 26: " << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+
+    std::string text = testing::read_file(kArm);
+    text.replace(text.find("poisson_ratio: 0.3"), 18, "poisson_ratio: 0.3, shear_modulus: 27e9");
+    const std::string both = write_temporary_file("both_moduli.yaml", text);
+    expect_one_line_failure(run_cli(std::string(command) + " " + both), both, "bodies[1] 'link2' flexible.material",
+                            "not both");
+    text = testing::read_file(kArm);
+    text.replace(text.find("section_y: [0, 1, 0]"), 20, "section_y: [1, 1, 0]");
+    const std::string oblique = write_temporary_file("oblique_section.yaml", text);
+    expect_one_line_failure(run_cli(std::string(command) + " " + oblique), oblique,
+                            "bodies[1] 'link2' flexible.section_y", "not perpendicular");
+    text = testing::read_file(kArm);
+    text.replace(text.find("point: [0.8, 0, 0]"), 18, "point: [0.9, 0, 0]");
+    const std::string beyond = write_temporary_file("marker_beyond.yaml", text);
+    expect_one_line_failure(run_cli(std::string(command) + " " + beyond), beyond, "markers[0] 'tip' point",
+                            "beyond the beam's length");
+    text = testing::read_file(kArm);
+    text.replace(text.find("mechdyn: 2"), 10, "mechdyn: 1");
+    const std::string old = write_temporary_file("version_one_static.yaml", text);
+    expect_one_line_failure(run_cli(std::string(command) + " " + old), old, "bodies[1] 'link2' flexible",
+                            "format version 2");
+    text = testing::read_file(kArm);
+    text.replace(text.find("elements: 4"), 11, "elements: 0");
+    const std::string zero = write_temporary_file("zero_elements_static.yaml", text);
+    expect_one_line_failure(run_cli(std::string(command) + " " + zero), zero, "bodies[1] 'link2' flexible.elements",
+                            "at least 1");
+  }
+  const CliResult r = run_cli("modes " + kArm + " --locked some");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+}
+
+// A free body under gravity has no equilibrium: status 3 (a solver failure), one line.
+TEST(FlexibleCli, NoEquilibriumIsASolverFailure) {
+  std::string text = testing::read_file(kArm);
+  const std::string joint = "joint: {type: revolute, axis: [0, 1, 0], origin: [0.4, 0, 0]}";
+  text.replace(text.find(joint), joint.size(), "joint: {type: free, origin: [0.4, 0, 0], actuated: false}");
+  const std::string path = write_temporary_file("falling.yaml", text);
+  const CliResult r = run_cli("static " + path + " --json");
+  EXPECT_EQ(r.status, 3) << r.err << r.out;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_NE(r.err.find("static:"), std::string::npos) << r.err;
 }
 
 }  // namespace

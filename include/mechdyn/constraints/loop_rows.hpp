@@ -43,6 +43,31 @@ namespace mechdyn {
 /// of its freedoms). Reads data.rotation, data.position. Allocates nothing.
 void loop_row_wrenches(const Model& model, Data& data);
 
+/// Pose and motion of one side of a cut joint: the frame that carries the loop point and
+/// axes — a rigid body's frame (or the ground's, at rest at the identity), or the section
+/// frame of a flexible beam at the loop point (flexible/flexible_system.hpp). World
+/// components; [ω; v_O] and [α; a_O] the spatial velocity and the acceleration at q̈ = 0.
+struct CutFrame {
+  Mat3 rotation = Mat3::Identity();
+  Vec3 position = Vec3::Zero();
+  Vec3 omega = Vec3::Zero(), velocity_origin = Vec3::Zero();      // [ω; v_O]
+  Vec3 alpha = Vec3::Zero(), acceleration_origin = Vec3::Zero();  // [α; a_O] at q̈ = 0
+
+  Vec3 point(const Vec3& local) const { return position + rotation * local; }
+  Vec3 point_velocity(const Vec3& p) const { return velocity_origin + omega.cross(p); }
+  Vec3 point_acceleration(const Vec3& p) const {
+    return acceleration_origin + alpha.cross(p) + omega.cross(point_velocity(p));
+  }
+  Vec3 direction_rate(const Vec3& d) const { return omega.cross(d); }
+  Vec3 direction_acceleration(const Vec3& d) const { return alpha.cross(d) + omega.cross(omega.cross(d)); }
+};
+
+/// The rows of one cut joint between the frames a and b (the table above): residuals,
+/// unit wrenches and (with_bias) J̇ v into the arrays from index 0 on (loop_rows(type)
+/// entries each; `bias` unused without with_bias). Allocates nothing.
+void cut_joint_rows(const Loop& loop, const CutFrame& a, const CutFrame& b, bool with_bias, double* residual,
+                    Vec6* wrench_a, Vec6* wrench_b, double* bias);
+
 /// A fixed orthonormal pair (t1, t2) perpendicular to the unit vector n.
 void perpendicular_pair(const Vec3& n, Vec3& t1, Vec3& t2);
 

@@ -117,8 +117,14 @@ struct Model {
                                // assembly's first guess); empty: neutral_configuration()
 
   // ---- derived by finalize_model ------------------------------------------
-  int nq = 0;  // configuration size
-  int nv = 0;  // velocity size (degrees of freedom of the spanning tree)
+  int nq = 0;  // configuration size: the joints' coordinates, then the elastic ones (flexible-bodies.md)
+  int nv = 0;  // velocity size: the spanning tree's degrees of freedom, then the elastic velocities
+  // Flexible bodies (format version 2): the elastic coordinates follow the joints'
+  // (rigid_nq, rigid_nv) in body order; a rigid model has rigid_nq == nq, rigid_nv == nv.
+  int rigid_nq = 0;                        // Σ joint nq
+  int rigid_nv = 0;                        // Σ joint nv
+  std::vector<int> elastic_index;          // per body: first elastic coordinate counted from the end of the
+                                           // rigid ones (q index rigid_nq + k, v index rigid_nv + k); −1 rigid
   std::vector<std::vector<int>> children;  // children[i]: bodies whose parent is i
   SubtreeIndex subtree;                    // subtree[i]: i and all its descendants (uL), i first, depth first
   std::vector<int> dof_body;               // dof_body[k]: body whose joint owns velocity k
