@@ -72,8 +72,14 @@ TEST(FlexibleModelFile, ReadsTheBlockWithItsDefaults) {
   EXPECT_EQ(b.modes, 0);
   EXPECT_EQ(b.num_elastic(), 24);
   EXPECT_EQ(model.bodies[1].mass, 0.0) << "no welded part";
-  // The rigid coordinates are those of version 1 (the elastic ones come with the dynamics).
-  EXPECT_EQ(model.nq, 2);
+  // The joints' coordinates are those of version 1; the elastic ones follow them
+  // (../shared/spec/flexible-bodies.md): 2 + 24.
+  EXPECT_EQ(model.rigid_nq, 2);
+  EXPECT_EQ(model.rigid_nv, 2);
+  EXPECT_EQ(model.nq, 26);
+  EXPECT_EQ(model.nv, 26);
+  EXPECT_EQ(model.elastic_index[1], 0);
+  EXPECT_EQ(model.elastic_index[0], -1);
 }
 
 // Catches: optional keys ignored, the welded rigid part not stored.
