@@ -21,6 +21,7 @@ void add_info_command(CLI::App& app, CommandRunner& selected);
 void add_mobility_command(CLI::App& app, CommandRunner& selected);
 void add_invdyn_command(CLI::App& app, CommandRunner& selected);
 void add_convert_command(CLI::App& app, CommandRunner& selected);
+void add_sweep_command(CLI::App& app, CommandRunner& selected);
 
 /// Erases a progress bar from the terminal (before an error message is printed).
 void clear_progress();
