@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 
 #include "common.hpp"
 #include "csv_output.hpp"
 #include "mechdyn/dynamics/energy.hpp"
+#include "mechdyn/io/robot_files.hpp"
 #include "mechdyn/model/data.hpp"
 #include "time_expressions.hpp"
 
@@ -178,7 +180,8 @@ SweepSpec read_sweep_spec(const std::string& text, const std::string& path) {
   if (!root.IsMap()) throw UsageError("sweep '" + path + "': expected a mapping of keys");
   const std::string where = "sweep '" + path + "' ";
   YAML::Node base, grid, samples;  // default-constructed nodes are null, not absent: the flags say what was given
-  bool has_base = false, has_grid = false, has_samples = false;
+  bool has_base = false, has_grid = false, has_samples = false, has_model_text = false;
+  std::string model_text, model_format = "yaml";
   for (const auto& [key, value] : map_entries(root, "sweep '" + path + "'")) {
     const std::string element = where + key;
     auto scalar = [&, &value = value] {
@@ -189,7 +192,11 @@ SweepSpec read_sweep_spec(const std::string& text, const std::string& path) {
       std::filesystem::path model = scalar();
       if (model.is_relative()) model = std::filesystem::path(path).parent_path() / model;
       spec.model_path = model.string();
-    } else if (key == "duration") spec.options.duration = number_of(value, element);
+    } else if (key == "model_text") {  // the model file's content (Python ships it to Dask workers)
+      model_text = scalar();
+      has_model_text = true;
+    } else if (key == "model_format") model_format = scalar();
+    else if (key == "duration") spec.options.duration = number_of(value, element);
     else if (key == "step") spec.options.step = number_of(value, element);
     else if (key == "rtol") spec.options.relative_tolerance = number_of(value, element);
     else if (key == "atol") spec.options.absolute_tolerance = number_of(value, element);
@@ -199,10 +206,11 @@ SweepSpec read_sweep_spec(const std::string& text, const std::string& path) {
     else if (key == "base") base = value, has_base = true;
     else if (key == "grid") grid = value, has_grid = true;
     else if (key == "samples") samples = value, has_samples = true;
-    else throw UsageError(element + ": unknown key (model, duration, step, integrator, rtol, atol, method, max_steps, "
-                          "base, grid, samples)");
+    else throw UsageError(element + ": unknown key (model, model_text, model_format, duration, step, integrator, rtol, "
+                          "atol, method, max_steps, base, grid, samples)");
   }
-  if (spec.model_path.empty()) throw UsageError(where + "model: missing (the model file to simulate)");
+  if (spec.model_path.empty() && !has_model_text) throw UsageError(where + "model: missing (the model file to simulate)");
+  if (!spec.model_path.empty() && has_model_text) throw UsageError(where + "model_text: give model or model_text, not both");
   if (spec.integrator != "rk4" && spec.integrator != "dopri5")
     throw UsageError(where + "integrator: '" + spec.integrator + "' (rk4 or dopri5)");
   if (spec.method != "explicit" && spec.method != "recursive")
@@ -213,7 +221,15 @@ SweepSpec read_sweep_spec(const std::string& text, const std::string& path) {
   if (!(spec.options.duration >= 0.0)) throw UsageError(where + "duration: must be ≥ 0");
   if (spec.options.duration / spec.options.step > 1e8) throw UsageError(where + "duration / step: above 1e8 intervals");
   if (spec.options.max_steps < 0) throw UsageError(where + "max_steps: must be ≥ 0");
-  spec.model = load_model(spec.model_path);
+  if (has_model_text) {
+    const auto format = model_format_from_name(model_format);
+    if (!format) throw UsageError(where + "model_format: '" + model_format + "' (yaml, urdf, sdf, mjcf)");
+    std::vector<std::string> warnings;
+    spec.model = load_model_from_string(model_text, *format, path + " model_text", {}, &warnings);
+    for (const std::string& w : warnings) std::cerr << "mechdyn: warning: " << w << "\n";
+  } else {
+    spec.model = load_model(spec.model_path);
+  }
   const Model& model = spec.model;
 
   SweepSample common;

@@ -6,6 +6,9 @@
 //
 // Spec (YAML):
 //   model: PATH            relative to the spec file; any format load_model reads
+//   model_text, model_format   instead of model: the file's content and its format (yaml,
+//                          urdf, sdf, mjcf); Python's sweep ships the model this way to
+//                          Dask workers that do not share the file system
 //   duration, step, integrator (rk4 | dopri5), rtol, atol, method (explicit | recursive),
 //   max_steps              as in `mechdyn simulate` (max_steps: per sample)
 //   base: {KEY: VALUE}     parameters of every sample

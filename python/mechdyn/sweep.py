@@ -20,8 +20,8 @@ recorded the same way for the samples it held. A broken spec raises before anyth
 runs (mechdyn.InvalidArgument / mechdyn.ModelError, the one-line message of the CLI).
 
 Cluster: ``client=`` an existing ``distributed.Client``; or ``address=`` a scheduler
-("tcp://host:8786"; the workers must see the model file at the same path: a shared
-file system, or give the spec with an absolute path valid on every machine); or
+("tcp://host:8786"; the model file's content travels with the spec, so the workers need
+no shared file system, only mechdyn installed); or
 neither: a LocalCluster of ``n_workers`` processes on 127.0.0.1, closed at the end.
 ``local=True`` runs in this process without Dask (debugging, tiny sweeps).
 Dask hands out tasks as workers finish (load balancing); ``chunk_size`` samples per task
@@ -61,6 +61,37 @@ def load_spec(spec, base_dir=None):
 @functools.lru_cache(maxsize=8)
 def _parsed(text, path):
     return _mechdyn.SweepSpec(text, path)
+
+
+def _shipped(text, path):
+    """The spec with its model file's content in place of the path (model_text), so that
+    workers on other machines need no shared file system. Same numbers: the same model."""
+    import yaml
+    spec = yaml.safe_load(text)
+    if not isinstance(spec, dict) or "model" not in spec or not isinstance(spec["model"], str):
+        return text
+    model = spec.pop("model")
+    model_path = os.path.join(os.path.dirname(path), model) if not os.path.isabs(model) else model
+    extension = os.path.splitext(model_path)[1].lower()
+    with open(model_path, encoding="utf-8") as f:
+        content = f.read()
+    if extension in (".yaml", ".yml"):
+        fmt = "yaml"
+    elif extension == ".urdf":
+        fmt = "urdf"
+    elif extension in (".sdf", ".world"):
+        fmt = "sdf"
+    elif extension == ".mjcf":
+        fmt = "mjcf"
+    elif "<mujoco" in content:
+        fmt = "mjcf"
+    elif "<sdf" in content:
+        fmt = "sdf"
+    else:
+        fmt = "urdf"
+    shipped = {"model_text": content, "model_format": fmt}
+    shipped.update(spec)
+    return yaml.safe_dump(shipped, sort_keys=False)
 
 
 def _run_chunk(text, path, indices):
@@ -144,7 +175,7 @@ def _package_parent():
 
 
 def run(spec, client=None, address=None, n_workers=None, chunk_size=None, local=False, progress=None,
-        base_dir=None, timeout=None):
+        base_dir=None, timeout=None, ship_model=True):
     """Runs every sample of a sweep spec; returns a SweepResult.
 
     spec        a spec file path, YAML text or a dict (the YAML of `mechdyn sweep`)
@@ -154,6 +185,8 @@ def run(spec, client=None, address=None, n_workers=None, chunk_size=None, local=
                 os.cpu_count()), one thread each, on 127.0.0.1
     chunk_size  samples per Dask task (default: about 8 tasks per worker)
     local       run here without Dask
+    ship_model  send the model file's content to the workers with the spec (model_text),
+                so that they need not see the file (default); False: they read the path
     progress    a callable(done, total), or None: a bar on stderr when it is a terminal
     """
     text, path = load_spec(spec, base_dir)
@@ -192,7 +225,8 @@ def run(spec, client=None, address=None, n_workers=None, chunk_size=None, local=
         workers = max(1, len(client.scheduler_info().get("workers", {})) or (n_workers or 1))
         size = chunk_size or max(1, math.ceil(total / (8 * workers)))
         chunks = [list(range(s, min(total, s + size))) for s in range(0, total, size)]
-        futures = client.map(_run_chunk, [text] * len(chunks), [path] * len(chunks), chunks, pure=False)
+        sent = _shipped(text, path) if ship_model else text
+        futures = client.map(_run_chunk, [sent] * len(chunks), [path] * len(chunks), chunks, pure=False)
         chunk_of = {f.key: c for f, c in zip(futures, chunks)}
         rows, done = [], 0
         for future in as_completed(futures):

@@ -13,6 +13,9 @@
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+
+#include <chrono>
 
 namespace mechdyn::python {
 
@@ -93,6 +96,30 @@ void bind_dynamics(py::module_& m) {
     InputVector qv(q, model.nq, "q", "nq");
     return without_gil([&] { return potential_energy(model, data, qv.map()); });
   }, py::arg("model"), py::arg("data"), py::arg("q"), "gravitational potential energy (J)");
+
+  // For bench/python_overhead.py: the same C++ call `repeats` times in a C++ loop (no
+  // Python in between); returns the seconds per call. Not part of the API.
+  m.def("_time_cpp_calls", [](const std::string& name, const Model& model, PyData& pd, py::handle q, py::handle v,
+                              py::handle x, long repeats) {
+    Data& data = data_for(model, pd);
+    InputVector qv(q, model.nq, "q", "nq"), vv(v, model.nv, "v", "nv"), xv(x, model.nv, "x", "nv");
+    const auto qm = qv.map();
+    const auto vm = vv.map();
+    const auto xm = xv.map();
+    std::function<void()> call;
+    if (name == "rnea") call = [&] { rnea(model, data, qm, vm, xm); };
+    else if (name == "aba") call = [&] { aba(model, data, qm, vm, xm); };
+    else if (name == "crba") call = [&] { crba(model, data, qm); };
+    else if (name == "explicit_inverse_dynamics") call = [&] { explicit_inverse_dynamics(model, data, qm, vm, xm); };
+    else if (name == "forward_kinematics") call = [&] { forward_kinematics(model, data, qm, vm); };
+    else throw InvalidArgument("_time_cpp_calls: unknown function '" + name + "'");
+    return without_gil([&] {
+      const auto start = std::chrono::steady_clock::now();
+      for (long i = 0; i < repeats; ++i) call();
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+             static_cast<double>(std::max(1L, repeats));
+    });
+  });
 
   m.def("compute_all_terms", [](const Model& model, PyData& pd, py::handle q, py::handle v, py::handle a,
                                 py::handle tau, const std::string& method) {

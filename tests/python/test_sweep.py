@@ -69,6 +69,23 @@ def test_dask_sweep_on_two_local_workers_equals_the_cli(source, cli, tmp_path):
     assert (tmp_path / "sweep.csv").read_text() == expected
 
 
+def test_shipped_model_text_gives_the_same_rows(source, cli, tmp_path):
+    # The spec as sent to Dask workers (the model file's content inline, model_text) from
+    # another directory: the same CSV. Catches a model_text read in another format or
+    # with other options than the file.
+    text, path = mechdyn.sweep.load_spec(str(source / SPEC))
+    shipped = tmp_path / "elsewhere.yaml"
+    shipped.write_text(mechdyn.sweep._shipped(text, path))
+    assert "model_text" in shipped.read_text() and "\nmodel:" not in shipped.read_text()
+    assert cli_sweep(cli, str(shipped)).stdout == cli_sweep(cli, str(source / SPEC)).stdout
+    urdf = {"model": str(source / "tests/data/robots/wam.urdf"), "duration": 0.02, "step": 0.01,
+            "grid": {"mass./wam2": [1.0, 2.0]}}
+    text, path = mechdyn.sweep.load_spec(urdf)
+    a = mechdyn.SweepSpec(text, path)
+    b = mechdyn.SweepSpec(mechdyn.sweep._shipped(text, path), path)
+    assert [a.run_sample(i)["csv"] for i in range(2)] == [b.run_sample(i)["csv"] for i in range(2)]
+
+
 def test_python_sweep_from_a_dict_with_failures(source):
     # A spec as a dict, run in process: bad parameter values and a bad expression fail
     # their own sample only.
