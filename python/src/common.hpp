@@ -90,5 +90,6 @@ void bind_dynamics(py::module_& m);
 void bind_friction(py::module_& m);
 void bind_closed_chains(py::module_& m);
 void bind_simulation(py::module_& m);
+void bind_parallel(py::module_& m);
 
 }  // namespace mechdyn::python

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_mechdyn, m) {
   mechdyn::python::bind_friction(m);
   mechdyn::python::bind_closed_chains(m);
   mechdyn::python::bind_simulation(m);
+  mechdyn::python::bind_parallel(m);
 }

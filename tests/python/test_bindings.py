@@ -303,3 +303,45 @@ def test_simulate_conserves_energy_and_equals_the_cli(source, cli, tmp_path):
         mechdyn.simulate(model, tau=["0", "0", "sin("], duration=0.01)
     with pytest.raises(mechdyn.SolverError):
         mechdyn.simulate(mechdyn.load_model(str(source / "examples/models/lunar_rover_rocker.yaml")), duration=0.01)
+
+
+def schoenflies_motion(t):
+    """A 3T1R motion of the Schoenflies platform from its initial pose (p0, R0 = 1): a
+    small translation and a rotation θ = 0.1 sin t about the world z axis, with exact
+    derivatives (columns of the body-motion CSV contract)."""
+    th, thd, thdd = 0.1 * np.sin(t), 0.1 * np.cos(t), -0.1 * np.sin(t)
+    p = np.array([0.0, 0.3, 1.0]) + np.column_stack([0.02 * np.sin(t), 0.01 * (1 - np.cos(t)), 0.01 * np.sin(t)])
+    v = np.column_stack([0.02 * np.cos(t), 0.01 * np.sin(t), 0.01 * np.cos(t)])
+    a = np.column_stack([-0.02 * np.sin(t), 0.01 * np.cos(t), -0.01 * np.sin(t)])
+    z = np.zeros_like(t)
+    quaternion = np.column_stack([np.cos(th / 2), z, z, np.sin(th / 2)])
+    return np.column_stack([t, p, quaternion, v, np.column_stack([z, z, thd]), a, np.column_stack([z, z, thdd])])
+
+
+def test_motion_inverse_dynamics_agrees_between_methods_and_with_the_cli(source, cli, tmp_path):
+    # Newton–Euler (every joint wrench) and the closed-chain method (λ of the cut joints)
+    # are two algorithms; `mechdyn invdyn --motion FILE.csv` is the command line on the same
+    # samples. Catches motion columns read in the wrong order (quaternion w first) or the
+    # efforts of the wrong coordinates.
+    path = str(source / "examples/models/schoenflies_2ups_2upu.yaml")
+    model = mechdyn.load_model(path)
+    motion = schoenflies_motion(np.linspace(0.0, 1.0, 11))
+    ne = mechdyn.motion_inverse_dynamics(model, "platform", motion, method="newton-euler")
+    cc = mechdyn.motion_inverse_dynamics(model, "platform", motion, method="closed-chain")
+    assert ne["effort"].shape == (11, 4) and np.abs(ne["effort"]).max() > 1.0
+    assert np.abs(ne["effort"] - cc["effort"]).max() <= 1e-8 * np.abs(ne["effort"]).max()
+    assert ne["closure_residual"].max() <= 1e-9
+    csv = tmp_path / "motion.csv"
+    np.savetxt(csv, motion, delimiter=",", comments="", fmt="%.17g",
+               header="t,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,ax,ay,az,alx,aly,alz")
+    out = subprocess.run([cli, "invdyn", path, "--motion", "platform=" + str(csv), "--method", "newton-euler"],
+                         check=True, capture_output=True, text=True).stdout
+    table = np.genfromtxt(out.splitlines(), delimiter=",", names=True)
+    effort = np.column_stack([table[n] for n in table.dtype.names if n.startswith("effort_")])
+    assert np.abs(effort - ne["effort"]).max() <= 1e-9 * np.abs(effort).max()
+    with pytest.raises(mechdyn.InvalidArgument, match=r"\(N, 20\)"):
+        mechdyn.motion_inverse_dynamics(model, "platform", motion[:, :19])
+    bad = motion.copy()
+    bad[3, 4] = 2.0  # not a unit quaternion
+    with pytest.raises(mechdyn.InvalidArgument):
+        mechdyn.motion_inverse_dynamics(model, "platform", bad, method="newton-euler")
