@@ -139,4 +139,24 @@ Model serial_chain(int n, unsigned seed) {
   return model;
 }
 
+Model binary_tree(int n, unsigned seed) {
+  std::mt19937 rng(seed + static_cast<unsigned>(n));
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  Model model;
+  model.name = "binary_tree_" + std::to_string(n);
+  model.gravity = Vec3(0.0, 0.0, -9.81);
+  for (int j = 0; j < n; ++j) {
+    const int parent = j == 0 ? kGround : (j - 1) / 2;  // heap order: parents first
+    const Vec3 axis = Vec3::Unit(j % 3);
+    // The two children of a body leave it to either side, so the tree spreads out.
+    const Vec3 origin = j == 0 ? Vec3::Zero() : Vec3(0.05, j % 2 == 1 ? 0.05 : -0.05, 0.2);
+    const double mass = 0.5 + 2.0 * unit(rng);
+    const Vec3 com = Vec3(0.025, 0.0, 0.1) + 0.05 * Vec3(unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5);
+    add_body(model, "node" + std::to_string(j + 1), parent, JointType::Revolute, axis, origin, mass, com,
+             random_inertia(rng, 0.02));
+  }
+  finalize_model(model, model.name);
+  return model;
+}
+
 }  // namespace mechdyn::bench

@@ -28,4 +28,9 @@ Model branched_tree(unsigned seed = 30);
 /// centres of mass and full inertias.
 Model serial_chain(int n, unsigned seed = 7);
 
+/// A balanced binary tree of `n` revolute bodies (body k hangs from body (k − 1)/2, heap
+/// order; depth ⌊log₂ n⌋ + 1), axes cycling x, y, z; seeded random masses, centres of mass
+/// and full inertias. The branched tree of the scale benchmark (bench/bench_scale.cpp).
+Model binary_tree(int n, unsigned seed = 11);
+
 }  // namespace mechdyn::bench

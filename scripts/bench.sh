@@ -12,6 +12,9 @@
 #     explicit-jsim-tree-chains §6 (3.5n³ + 16n² + 12.5n multiplications) and time
 #  5. bench/bench_parallel.cpp: the 6001-sample Schoenflies trajectory by the momentum-screw,
 #     Newton–Euler and closed-chain methods, with the ratio beside the paper's 83.21 %
+#  6. bench/bench_scale.cpp: one RK4 step of chains and binary trees of 10 ... 10,000
+#     bodies, recursive and explicit, eval's quantities, with the fitted complexity
+#     (docs/benchmarks.md, "Scale"; the CLI table is scripts/scale_table.py)
 # and writes build-bench/bench-peers.png (time against n, scripts/plot_bench.py).
 #
 # Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
@@ -36,7 +39,7 @@ extra=()
 for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=1 ;;
-    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) extra+=("$arg") ;;
   esac
 done
@@ -44,7 +47,7 @@ done
 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_op_count mechdyn_bench_parallel >/dev/null
+  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -159,4 +162,12 @@ if [ "$smoke" -eq 1 ]; then
   "$build_dir/bench/mechdyn_bench_parallel" --benchmark_min_time=0.01 '--benchmark_filter=momentum_screw$' "${extra[@]}"
 else
   "$build_dir/bench/mechdyn_bench_parallel" "${extra[@]}"
+fi
+
+# --- scale: one RK4 step against n, recursive and explicit -----------------------------
+echo
+if [ "$smoke" -eq 1 ]; then
+  "$build_dir/bench/mechdyn_bench_scale" --benchmark_min_time=0.01 '--benchmark_filter=/(10|100)$' "${extra[@]}"
+else
+  "$build_dir/bench/mechdyn_bench_scale" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true "${extra[@]}"
 fi

@@ -76,6 +76,22 @@ class JsonWriter {
 
 /// %.17g
 std::string format_number(double value);
+/// %.17g into `buffer` (no terminating zero); returns the length. Exactly snprintf's text.
+std::size_t format_17g(double value, char (&buffer)[32]);
+
+/// `--method auto` (the default of eval and simulate) picks the explicit method while
+/// nv ≤ kAutoExplicitMaxDofs and the recursive one above (docs/cli.md, "Which method"):
+/// up to 16 coordinates an explicit RK4 step costs at most ~1.2× a recursive one (a
+/// chain, the worst shape; equal on branched trees; bench/bench_scale.cpp), beyond it the
+/// recursive step is faster and the only one whose time and memory grow as O(n).
+inline constexpr int kAutoExplicitMaxDofs = 16;
+
+/// The method eval and simulate use for a tree: "explicit" or "recursive" as
+/// `requested`, or by the rule above for "auto".
+std::string resolve_method(const std::string& requested, const Model& model);
+
+/// One phrase saying which method runs and why, e.g. "recursive (auto: nv = 2000 > 16)".
+std::string describe_method(const std::string& requested, const Model& model);
 
 /// Throws SolverError naming `what` and the first non-finite entry ("the mass matrix
 /// M(q)[2][3] is not finite at this state") unless every entry is finite.

@@ -1,5 +1,20 @@
 // mechdyn eval: every dynamic quantity of a model at one state, per the contract
 // ../shared/spec/eval-json.md (keys, shapes, 17 significant digits, exit status 2).
+//
+// Every term comes from one call of compute_all_terms (evaluation/compute_all_terms.hpp:
+// one kinematics stage at (q, v), every term read from it). Which algorithm computes what,
+// and its order (docs/cli.md, "Which method"), n bodies, nv coordinates, d the depth:
+//   method explicit (--method auto while nv <= 16): M the world-frame CRBA (= EJ eqs.
+//     30–37 aggregated) O(nv·d), held (nv × nv); h, g the reaction iteration O(n);
+//     tau = M a + h O(nv·d); a by Lᵀ D L of the held M O(Σ d²).
+//   method recursive (auto above 16): M left as CRBA's column forces and printed row by
+//     row (MassMatrixForm::Rows, dynamics/mass_matrix_rows.hpp), never held: O(n) memory,
+//     O(nv) per printed row; h = RNEA(q, v, 0), g = RNEA(q, 0, 0), tau = RNEA O(n);
+//     a = ABA O(n).
+//   both: body poses from the stage O(n); reactions O(n); joint loads and friction O(n);
+//     loops: residual and J (rows × nv).
+// So with the recursive method everything but M is O(n), and M costs what printing its
+// nv² numbers costs, in O(n) memory (Data made with no dense workspace).
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -7,6 +22,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
 #include "mechdyn/model/data.hpp"
 
@@ -19,7 +35,7 @@ struct EvalOptions {
   std::string q, v, a, tau;
   bool has_q = false, has_v = false, has_a = false, has_tau = false;
   bool json = false;
-  std::string method = "explicit";
+  std::string method = "auto";
 };
 
 // ---- text output --------------------------------------------------------------------
@@ -46,20 +62,37 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq") : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "--q");
   const VecX v = o.has_v ? parse_number_list(o.v, "--v", model.nv, "nv") : VecX::Zero(model.nv);
-  const bool recursive = o.method == "recursive";
+  const bool recursive = resolve_method(o.method, model) == "recursive";
 
   VecX a, tau;
   if (o.has_a) a = parse_number_list(o.a, "--a", model.nv, "nv");
   if (o.has_tau) tau = parse_number_list(o.tau, "--tau", model.nv, "nv");
-  // Every term below on one kinematics stage (evaluation/compute_all_terms.hpp).
-  Data data(model);
+  // Every term below on one kinematics stage (evaluation/compute_all_terms.hpp). The
+  // explicit method holds M (and its factor for --tau); the recursive one no nv × nv
+  // matrix at all: M stays as CRBA's column forces, from which any row is formed
+  // (dynamics/mass_matrix_rows.hpp), and the Data is made with no dense workspace
+  // (model/data.hpp, DenseWorkspace).
+  Data data(model, recursive ? DenseWorkspace::None
+                             : DenseWorkspace::MassMatrix |
+                                   (o.has_tau ? DenseWorkspace::MassMatrixFactor : DenseWorkspace::None));
   AllTermsOptions options;
   options.method = recursive ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
+  options.mass_matrix = recursive ? MassMatrixForm::Rows : MassMatrixForm::Dense;
   compute_all_terms(model, data, q, v, o.has_a ? &a : nullptr, o.has_tau ? &tau : nullptr, options);
-  const MatX& mass_matrix = data.mass_matrix;
+  // M is never copied whole: row i from data.mass_matrix or from the column forces, which
+  // no later term overwrites (compute_all_terms.hpp says what each writes).
+  VecX mass_row = VecX::Zero(model.nv);
+  auto mass_matrix_row_at = [&](int i) -> const VecX& {
+    if (recursive) mass_matrix_row(model, data, i, mass_row);
+    else mass_row = data.mass_matrix.row(i).transpose();  // same size: no allocation
+    return mass_row;
+  };
+  for (int i = 0; i < model.nv; ++i) {
+    const VecX& row = mass_matrix_row_at(i);
+    if (!row.allFinite()) check_finite(row, "the mass matrix[" + std::to_string(i) + "]");
+  }
   const VecX& bias = data.bias_force;
   const VecX& gravity = data.gravity_force;
-  check_finite(mass_matrix, "the mass matrix");
   check_finite(bias, "the bias force");
   check_finite(gravity, "the gravity force");
 
@@ -112,6 +145,7 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     json.begin_object();
     json.key("nq"), json.integer(model.nq);
     json.key("nv"), json.integer(model.nv);
+    json.key("method"), json.string(recursive ? "recursive" : "explicit");  // beyond the contract: docs/cli.md
     json.key("coordinates");
     json.begin_array();
     for (const Joint& j : model.joints) {
@@ -124,7 +158,10 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       json.end_object();
     }
     json.end_array();
-    json.key("mass_matrix"), json.matrix(mass_matrix);
+    json.key("mass_matrix");
+    json.begin_array();  // streamed row by row: no nv × nv matrix is held for the recursive method
+    for (int i = 0; i < model.nv; ++i) json.vector(mass_matrix_row_at(i));
+    json.end_array();
     json.key("bias"), json.vector(bias);
     json.key("gravity"), json.vector(gravity);
     json.key("body_poses");
@@ -198,11 +235,13 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   // Readable text, streamed.
   std::ostream& out = stdout_stream;
   const std::vector<CoordinateLabel> vlabels = velocity_labels(model);
-  out << "model " << model.name << ": nq = " << model.nq << ", nv = " << model.nv << ", method " << o.method << "\n";
+  out << "model " << model.name << ": nq = " << model.nq << ", nv = " << model.nv << ", method "
+      << describe_method(o.method, model) << "\n";
   out << "mass matrix M(q):\n";
-  for (Eigen::Index r = 0; r < mass_matrix.rows(); ++r) {
+  for (int r = 0; r < model.nv; ++r) {
+    const VecX& row = mass_matrix_row_at(r);
     out << "  ";
-    for (Eigen::Index c = 0; c < mass_matrix.cols(); ++c) out << fixed(mass_matrix(r, c)) << (c + 1 < mass_matrix.cols() ? " " : "");
+    for (Eigen::Index c = 0; c < row.size(); ++c) out << fixed(row[c]) << (c + 1 < row.size() ? " " : "");
     out << "\n";
   }
   text_vector(out, "bias h(q, v):", vlabels, bias);
@@ -257,8 +296,9 @@ void add_eval_command(CLI::App& app, CommandRunner& selected) {
   CLI::Option* a = sub->add_option("--a", o->a, "accelerations: nv numbers; prints tau and reactions");
   CLI::Option* tau = sub->add_option("--tau", o->tau, "efforts: nv numbers; prints the forward-dynamics a");
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/eval-json.md)");
-  sub->add_option("--method", o->method, "explicit (default) or recursive (CRBA, RNEA, ABA)")
-      ->check(CLI::IsMember({"explicit", "recursive"}));
+  sub->add_option("--method", o->method,
+                  "auto (default: explicit while nv <= 16, else recursive), explicit, or recursive (CRBA, RNEA, ABA)")
+      ->check(CLI::IsMember({"auto", "explicit", "recursive"}));
   sub->footer(
       "Examples:\n"
       "  mechdyn eval examples/models/five_axis_tree.yaml --q 0.1,-0.2,0.3,0.05,0.5 --v 0,0,0,0,0\n"

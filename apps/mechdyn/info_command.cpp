@@ -3,6 +3,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -91,6 +92,8 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
   out << "model      " << model.name << "\n";
   out << "nq         " << model.nq << "\n";
   out << "nv         " << model.nv << "\n";
+  if (model.loops.empty())  // the tree dynamics of eval and simulate (closed chains have their own)
+    out << "method     " << describe_method("auto", model) << " in eval and simulate\n";
   out << "gravity    " << vec3_text(model.gravity) << " m/s^2\n";
   double total_mass = 0.0;
   for (const Body& b : model.bodies)  // a flexible body: its welded part and the beam
@@ -98,7 +101,7 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
   // Each mass is finite (the reader checks), but a sum of huge ones can overflow: refused
   // like every non-finite result (status 3), never printed as "inf kg".
   check_finite(total_mass, "the total mass of model '" + model.name + "'");
-  char line[512];
+  char line[1024];
   std::snprintf(line, sizeof line, "total mass %g kg\n\n", total_mass);
   out << line;
 
@@ -109,8 +112,16 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Body& b = model.bodies[l];
     const Joint& j = model.joints[l];
+    // The subtree's names, cut after ~160 characters with the count (a chain's first body
+    // has every body below it: listing them all would make info O(n²) in a chain).
     std::string subtree;
-    for (int s : model.subtree[l]) subtree += (subtree.empty() ? "" : ",") + model.bodies[s].name;
+    for (int s : model.subtree[l]) {
+      if (subtree.size() > 160) {
+        subtree += ",... (" + std::to_string(model.subtree[l].size()) + " bodies)";
+        break;
+      }
+      subtree += (subtree.empty() ? "" : ",") + model.bodies[s].name;
+    }
     std::snprintf(line, sizeof line, "  %-3d %-14s %-14s %-14s %-10s %-6s %-6s %-9g %-26s %s\n", l, b.name.c_str(),
                   body_name(model, b.parent).c_str(), j.name.c_str(), joint_type_name(j.type),
                   range_text(j.q_index, j.nq).c_str(), range_text(j.v_index, j.nv).c_str(), b.mass,
@@ -121,9 +132,11 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
   out << "\nchains (ground -> leaf)\n";
   for (int l = 0; l < model.num_bodies(); ++l) {
     if (!model.children[l].empty()) continue;
-    std::string chain;
-    for (int b = l; b != kGround; b = model.bodies[b].parent) chain = " -> " + model.bodies[b].name + chain;
-    out << "  ground" << chain << "\n";
+    std::vector<int> path;  // leaf to root; printed root first (O(depth), no string prepending)
+    for (int b = l; b != kGround; b = model.bodies[b].parent) path.push_back(b);
+    out << "  ground";
+    for (auto b = path.rbegin(); b != path.rend(); ++b) out << " -> " << model.bodies[*b].name;
+    out << "\n";
   }
 
   out << "\nloops";

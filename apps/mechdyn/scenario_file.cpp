@@ -112,8 +112,8 @@ void check_settings(const Settings& s) {
   if (s.mode != "forward" && s.mode != "inverse") throw UsageError("mode '" + s.mode + "' must be forward or inverse");
   if (s.integrator != "rk4" && s.integrator != "dopri5")
     throw UsageError("integrator '" + s.integrator + "' must be rk4 or dopri5");
-  if (s.method != "explicit" && s.method != "recursive")
-    throw UsageError("method '" + s.method + "' must be explicit or recursive");
+  if (s.method != "auto" && s.method != "explicit" && s.method != "recursive")
+    throw UsageError("method '" + s.method + "' must be auto, explicit or recursive");
   if (!(s.duration >= 0.0) || !std::isfinite(s.duration)) throw UsageError("duration must be a finite number >= 0");
   if (!(s.step > 0.0) || !std::isfinite(s.step)) throw UsageError("step must be a finite number > 0");
   if (!(s.rtol > 0.0) || !std::isfinite(s.rtol)) throw UsageError("rtol must be a finite number > 0");

@@ -19,7 +19,7 @@ struct Settings {
   double step = 1e-3;
   std::string integrator = "rk4";
   double rtol = 1e-8, atol = 1e-10;
-  std::string method = "explicit";
+  std::string method = "auto";  // auto: explicit while nv <= 16, else recursive (common.hpp resolve_method)
   std::string output;  // empty: standard output
   long every = 1;
   std::optional<long> max_steps;  // integration step budget; default: default_step_budget(K)

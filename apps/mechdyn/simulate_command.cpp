@@ -120,7 +120,18 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   check_and_normalize_quaternions(model, q, "q0");
   VecX v = s.v0 ? parse_number_list(*s.v0, "v0", nv, "nv") : VecX::Zero(nv);
   const bool forward = s.mode == "forward";
-  const bool recursive = s.method == "recursive";
+  // --method auto: explicit while nv <= 16, recursive (ABA, RNEA: O(n) per step) above
+  // (common.hpp, docs/cli.md "Which method").
+  const bool recursive = resolve_method(s.method, model) == "recursive";
+  // Each Data holds only the dense workspaces its method uses (model/data.hpp): none for
+  // the recursive method, M (and its Lᵀ D L factor in forward mode) for the explicit
+  // one, M and the stick-set matrix for forward dynamics with friction.
+  const DenseWorkspace explicit_needs =
+      recursive ? DenseWorkspace::None
+                : DenseWorkspace::MassMatrix | (forward ? DenseWorkspace::MassMatrixFactor : DenseWorkspace::None);
+  const DenseWorkspace friction_needs = with_friction && forward
+                                            ? DenseWorkspace::MassMatrix | DenseWorkspace::Friction
+                                            : DenseWorkspace::None;
   std::vector<std::string> source = forward ? s.tau.value_or(std::vector<std::string>())
                                             : s.accelerations.value_or(std::vector<std::string>());
   const char* source_name = forward ? "tau" : "accelerations";
@@ -131,7 +142,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   TimeExpressions expressions(source, source_name);
 
   // Right-hand side v̇ = a(t, q, v); its own Data, allocated once.
-  Data dynamics_data(model);
+  Data dynamics_data(model, explicit_needs);
   VecX effort = VecX::Zero(nv);
   AccelerationFunction acceleration;
   if (forward) {
@@ -223,7 +234,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   // at t = 0 (an expression not finite there) leaves standard output empty.
   bool header_written = false;
 
-  Data row_data(model);
+  Data row_data(model, explicit_needs | friction_needs);
   VecX a = VecX::Zero(nv), tau = VecX::Zero(nv);
   std::string row;
   auto write_row = [&](double t) {
@@ -307,7 +318,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   csv.commit();
   if (!csv.to_regular_file()) return;  // the summary only beside a file, never into a stream
   standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, " << s.mode << " dynamics, "
-                  << s.integrator << ") to " << s.output << "\n";
+                  << s.integrator << ", method " << describe_method(s.method, model) << ") to " << s.output << "\n";
 }
 
 }  // namespace
@@ -330,7 +341,9 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default, fixed step) or dopri5 (adaptive)")->check(CLI::IsMember({"rk4", "dopri5"}));
   g["--rtol"] = sub->add_option("--rtol", f->rtol, "dopri5 relative tolerance (default 1e-8)");
   g["--atol"] = sub->add_option("--atol", f->atol, "dopri5 absolute tolerance (default 1e-10)");
-  g["--method"] = sub->add_option("--method", f->method, "explicit (default) or recursive (ABA, RNEA)")->check(CLI::IsMember({"explicit", "recursive"}));
+  g["--method"] = sub->add_option("--method", f->method,
+                                  "auto (default: explicit while nv <= 16, else recursive), explicit, or recursive (ABA, RNEA)")
+                      ->check(CLI::IsMember({"auto", "explicit", "recursive"}));
   g["--output"] = sub->add_option("--output", f->output, "CSV file to write (default: standard output)");
   g["--joint-loads"] = sub->add_flag("--joint-loads", f->joint_loads,
                                      "add the joint-load decomposition columns (always on with friction)");

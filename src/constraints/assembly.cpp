@@ -43,6 +43,7 @@ void apply_velocity_increment(const Model& model, const Data& data, Eigen::Ref<V
 
 bool factor_passive_jacobian(const Model& model, Data& data, double singular_tolerance) {
   check_data(model, data, "factor_passive_jacobian");
+  data.reserve(model, DenseWorkspace::ClosedChains);  // only in a Data made without it
   const auto& passive = data.passive_dofs;
   for (std::size_t c = 0; c < passive.size(); ++c)
     data.constraint_passive.col(static_cast<Eigen::Index>(c)) = data.loop_jacobian.col(passive[c]);

@@ -79,6 +79,7 @@ const VecX& closed_chain_inverse_dynamics(const Model& model, Data& data, Eigen:
     check_data(model, data, "closed_chain_inverse_dynamics");
     check_state(model, qc, &vc, &ac);
   }
+  data.reserve(model, DenseWorkspace::ClosedChains);  // only in a Data made without it
   // 1. assembly; leaves J_p factorised at the solution and checks it is not singular.
   assemble(model, data, q, options.assembly);
   const Eigen::Index np = static_cast<Eigen::Index>(data.passive_dofs.size());

@@ -16,6 +16,7 @@ const VecX& constrained_forward_dynamics(const Model& model, Data& data, const E
                                          const ConstrainedDynamicsOptions& options) {
   check_data(model, data, "constrained_forward_dynamics");
   check_state(model, q, &v, &tau, "tau");
+  data.reserve(model, DenseWorkspace::MassMatrix | DenseWorkspace::ClosedChains);  // only in a Data made without them
   const Eigen::Index rows = model.num_loop_rows;
   // h(q, v) = RNEA(q, v, 0) (EC eqs. 19–22).
   rnea(model, data, q, v, data.zeros);

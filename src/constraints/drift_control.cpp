@@ -16,6 +16,7 @@ double project_positions(const Model& model, Data& data, Eigen::Ref<VecX> q, con
   check_data(model, data, "project_positions");
   check_state(model, q);
   if (model.num_loop_rows == 0) return 0.0;
+  data.reserve(model, DenseWorkspace::ClosedChains);  // only in a Data made without it
   loop_closure(model, data, q);
   double norm = data.loop_residual.lpNorm<Eigen::Infinity>();
   for (int iteration = 0; norm > options.tolerance; ++iteration) {
@@ -42,6 +43,7 @@ double project_velocities(const Model& model, Data& data, const Eigen::Ref<const
   check_state(model, q, &velocities);
   const Eigen::Index rows = model.num_loop_rows;
   if (rows == 0) return 0.0;
+  data.reserve(model, DenseWorkspace::MassMatrix | DenseWorkspace::ClosedChains);  // only in a Data made without them
   loop_closure(model, data, q);
   crba(model, data, q);
   data.mass_llt.compute(data.mass_matrix);

@@ -17,7 +17,8 @@
 // Cost: O(Σ_k depth(k)) spatial products after O(n) kinematics.
 // Reads: model, q (crba) or the position kinematics stage (crba_from_kinematics).
 // Writes: the position kinematics (crba), data.composite_inertia (I^c_i, world origin),
-// data.mass_matrix (both triangles). Allocates nothing.
+// data.mass_matrix (both triangles). Allocates nothing, except data.mass_matrix itself on
+// the first call with a Data made without DenseWorkspace::MassMatrix (model/data.hpp).
 #include "mechdyn/dynamics/crba.hpp"
 
 #include "../kinematics/kinematics_stage.hpp"
@@ -27,6 +28,7 @@
 namespace mechdyn {
 
 const MatX& detail::composite_rigid_body(const Model& model, Data& data) {
+  data.reserve(model, DenseWorkspace::MassMatrix);  // allocates only in a Data made without it
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
     const Body& body = model.bodies[i];

@@ -22,7 +22,8 @@
 //
 // Reads: Model (bodies, subtree, dof_body, dof_parent); runs forward_kinematics(q).
 // Writes: data.mass_matrix (both triangles); the aggregated form also
-// data.composite_inertia. Allocates nothing.
+// data.composite_inertia. Allocates nothing, except data.mass_matrix itself on the first
+// call with a Data made without DenseWorkspace::MassMatrix (model/data.hpp).
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 
 #include "../kinematics/kinematics_stage.hpp"
@@ -42,6 +43,7 @@ const MatX& explicit_mass_matrix(const Model& model, Data& data, const Eigen::Re
 const MatX& explicit_mass_matrix_direct(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   check_data(model, data, "explicit_mass_matrix_direct");
   check_state(model, q);
+  data.reserve(model, DenseWorkspace::MassMatrix);  // allocates only in a Data made without it
   detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
 
   MatX& mass_matrix = data.mass_matrix;

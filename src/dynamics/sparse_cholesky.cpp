@@ -14,7 +14,9 @@
 // data.mass_matrix_factor (D on the diagonal, L strictly below, unit diagonal implied,
 // and Lᵀ strictly above, which the solve reads; entries outside the ancestor pattern
 // are left as copied from M and never read).
-// Allocates nothing.
+// Allocates nothing, except data.mass_matrix_factor itself on the first factorisation in
+// a Data made without DenseWorkspace::MassMatrixFactor (model/data.hpp); the public forms
+// refuse a Data that holds no M (or no factor) with InvalidArgument.
 #include "mechdyn/dynamics/sparse_cholesky.hpp"
 
 #include <cmath>
@@ -28,6 +30,7 @@
 namespace mechdyn {
 
 void detail::factor_mass_matrix(const Model& model, Data& data) {
+  data.reserve(model, DenseWorkspace::MassMatrixFactor);  // allocates only in a Data made without it
   MatX& h = data.mass_matrix_factor;
   h = data.mass_matrix;  // same size: no allocation
   const std::vector<int>& parent = model.dof_parent;
@@ -110,6 +113,7 @@ void detail::solve_mass_matrix(const Model& model, const Data& data, double* x) 
 void add_mass_matrix_product(const Model& model, const Data& data, const Eigen::Ref<const VecX>& a,
                              Eigen::Ref<VecX> out) {
   check_data(model, data, "add_mass_matrix_product");
+  check_holds(model, data, DenseWorkspace::MassMatrix, "add_mass_matrix_product", "M", "crba or explicit_mass_matrix");
   check_vector(a, model.nv, "a");
   if (out.size() != model.nv)
     throw InvalidArgument("add_mass_matrix_product: out has " + std::to_string(out.size()) +
@@ -120,6 +124,7 @@ void add_mass_matrix_product(const Model& model, const Data& data, const Eigen::
 
 void factor_mass_matrix(const Model& model, Data& data) {
   check_data(model, data, "factor_mass_matrix");
+  check_holds(model, data, DenseWorkspace::MassMatrix, "factor_mass_matrix", "M", "crba or explicit_mass_matrix");
   detail::factor_mass_matrix(model, data);
 }
 
@@ -129,6 +134,7 @@ void solve_mass_matrix(const Model& model, const Data& data, Eigen::Ref<VecX> x)
     throw InvalidArgument("right-hand side has " + std::to_string(x.size()) + " numbers, the model needs " +
                           std::to_string(model.nv));
   if (x.innerStride() != 1) throw InvalidArgument("solve_mass_matrix: the right-hand side must be contiguous");
+  check_holds(model, data, DenseWorkspace::MassMatrixFactor, "solve_mass_matrix", "factor of M", "factor_mass_matrix");
   detail::solve_mass_matrix(model, data, x.data());
 }
 

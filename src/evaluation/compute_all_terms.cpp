@@ -6,6 +6,7 @@
 #include "../dynamics/dynamics_stages.hpp"
 #include "../kinematics/kinematics_stage.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/errors.hpp"
 #include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
@@ -18,9 +19,17 @@ void compute_all_terms(const Model& model, Data& data, const Eigen::Ref<const Ve
   if (a != nullptr) check_vector(*a, model.nv, "a");
   if (tau != nullptr) check_vector(*tau, model.nv, "tau");
   const bool recursive = options.method == DynamicsMethod::Recursive;
+  const bool dense_mass_matrix = options.mass_matrix == MassMatrixForm::Dense;
+  if (!dense_mass_matrix && !recursive)
+    throw InvalidArgument(
+        "compute_all_terms: the explicit method reads the dense M (tau = M a + h, M a = tau - h); "
+        "MassMatrixForm::Rows needs the recursive method");
 
   detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // the one pass (EC eqs. 1–10)
-  detail::composite_rigid_body(model, data);                           // M (EJ eqs. 30–37)
+  if (dense_mass_matrix)
+    detail::composite_rigid_body(model, data);  // M (EJ eqs. 30–37)
+  else
+    detail::composite_forces_from_stage(model, data);  // M as F_k = I^c_i S_k: rows on demand, O(n)
   if (recursive) {
     data.bias_force = rnea(model, data, q, v, data.zeros);                // h = RNEA(q, v, 0)
     data.gravity_force = rnea(model, data, q, data.zeros, data.zeros);  // g = RNEA(q, 0, 0)

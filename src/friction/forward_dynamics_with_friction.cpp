@@ -34,6 +34,7 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
                                            const FrictionSolverOptions& options) {
   check_data(model, data, "forward_dynamics_with_friction");
   check_state(model, q, &v, &tau, "tau");
+  data.reserve(model, DenseWorkspace::MassMatrix | DenseWorkspace::Friction);  // only in a Data made without them
   detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // once: every iteration reads it
   detail::composite_rigid_body(model, data);      // M (EJ eqs. 30–37: the world-frame CRBA)
   detail::explicit_bias_from_stage(model, data);  // h (EC eqs. 21–22)

@@ -29,7 +29,10 @@ void friction_state_derivative(const Model& model, Data& data, const FrictionSol
 
 FrictionSimulation::FrictionSimulation(const Model& model, EffortFunction effort,
                                        const FrictionSimulationOptions& options)
-    : model_(model), effort_(std::move(effort)), options_(options), data_(model) {
+    : model_(model),
+      effort_(std::move(effort)),
+      options_(options),
+      data_(model, DenseWorkspace::MassMatrix | DenseWorkspace::Friction) {  // what forward_dynamics_with_friction uses
   if (!effort_) throw InvalidArgument("friction simulation: no effort function given");
   if (!(options.step > 0.0) || !std::isfinite(options.step))
     throw InvalidArgument("friction simulation: the step must be positive and finite");

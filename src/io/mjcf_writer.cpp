@@ -92,6 +92,7 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
       out << pad << "  <freejoint name=\"" << name << "\"/>\n";
       break;
     case JointType::Fixed:
+    case JointType::Cylindrical:  // refused by joint_problem
       break;
   }
   Vec3 moments;
@@ -198,6 +199,8 @@ std::string joint_problem(const Model& model, int l) {
   const Joint& joint = model.joints[static_cast<std::size_t>(l)];
   if (joint.type == JointType::Free && model.bodies[static_cast<std::size_t>(l)].parent != kGround)
     return "is a free joint below another body; MuJoCo 2.2.2 allows free joints only in top-level bodies";
+  if (joint.type == JointType::Cylindrical)
+    return "is cylindrical; the MJCF writer does not write cylindrical joints yet (write mechdyn YAML)";
   return "";
 }
 

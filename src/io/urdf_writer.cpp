@@ -92,9 +92,9 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
     }
   }
   for (const Joint& joint : model.joints)
-    if (joint.type == JointType::Spherical)
-      throw ModelError(model.name + ": joint '" + joint.name +
-                       "': is spherical; URDF has no spherical joint (write MJCF or mechdyn YAML)");
+    if (joint.type == JointType::Spherical || joint.type == JointType::Cylindrical)
+      throw ModelError(model.name + ": joint '" + joint.name + "': is " + joint_type_name(joint.type) +
+                       "; URDF has no such joint (write MJCF or mechdyn YAML)");
 
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n"
@@ -145,6 +145,7 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
         type = "fixed";
         break;
       case JointType::Spherical:
+      case JointType::Cylindrical:
         break;  // refused above
     }
     const std::string name = joint.type == JointType::Universal ? joint.name + "/2" : joint.name;

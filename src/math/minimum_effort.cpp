@@ -43,6 +43,19 @@ void MinimumEffortSolver::resize(Eigen::Index rows, Eigen::Index cols, Eigen::In
   row_margin_ = 1.0;
 }
 
+std::size_t MinimumEffortSolver::allocated_bytes() const {
+  const auto doubles = [](Eigen::Index count) { return static_cast<std::size_t>(count) * sizeof(double); };
+  // The QR of Aᵀ (cols × rows), as sized by resize(): its matrix, min(cols, rows)
+  // Householder coefficients, a temporary row and two column-norm vectors (rows doubles
+  // each), the column permutation and transpositions (rows ints each). Counted from the
+  // sizes because ColPivHouseholderQR's accessors assert a computed factorisation.
+  const std::size_t qr = doubles(cols_ * rows_ + std::min(cols_, rows_) + 3 * rows_) +
+                         static_cast<std::size_t>(2 * rows_) * sizeof(int);
+  return qr + doubles(transposed_.size() + column_.size() + triangular_.size() + null_basis_.size() +
+                      effort_block_.size() + shift_.size() + internal_basis_.size()) +
+         effort_svd_.allocated_bytes();
+}
+
 bool MinimumEffortSolver::solve(const Eigen::Ref<const MatX>& a, const Eigen::Ref<const VecX>& b, Eigen::Ref<VecX> x,
                                 double tolerance) {
   const Eigen::Index m = rows_, n = cols_, d = n - m;

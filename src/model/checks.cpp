@@ -11,8 +11,9 @@ namespace mechdyn {
 void check_data(const Model& model, const Data& data, const char* function) {
   const std::size_t bodies = static_cast<std::size_t>(model.num_bodies());
   const std::size_t nv = static_cast<std::size_t>(model.nv);
+  // Sizes only: a Data made without a dense workspace (DenseWorkspace) fits its Model too.
   if (data.rotation.size() != bodies || data.motion_axis.size() != nv || data.aba_d_inverse.size() != bodies ||
-      data.tau.size() != model.nv || data.assembly_q.size() != model.nq ||
+      data.composite_force.size() != nv || data.tau.size() != model.nv || data.assembly_q.size() != model.nq ||
       data.loop_residual.size() != model.num_loop_rows || data.cut_point.size() != model.loops.size())
     throw InvalidArgument(std::string(function) + ": data was not built for model '" + model.name + "' (" +
                           std::to_string(bodies) + " bodies, nq = " + std::to_string(model.nq) +
@@ -46,6 +47,12 @@ void check_state(const Model& model, const Eigen::Ref<const VecX>& q, const Eige
   check_vector(q, model.nq, "q");
   if (v != nullptr) check_vector(*v, model.nv, "v");
   if (a != nullptr) check_vector(*a, model.nv, a_name);
+}
+
+void check_holds(const Model& model, const Data& data, DenseWorkspace groups, const char* function, const char* what,
+                 const char* run_first) {
+  if (model.nv == 0 || data.holds(groups)) return;
+  throw InvalidArgument(std::string(function) + ": data holds no " + what + " (run " + run_first + " first)");
 }
 
 void check_kinematics(const Data& data, int level, const char* function) {

@@ -58,6 +58,38 @@ std::optional<int> Model::joint_index(const std::string& joint_name) const {
   return std::nullopt;
 }
 
+void SubtreeIndex::assign(const std::vector<std::vector<int>>& children, const std::vector<int>& parent) {
+  const std::size_t n = children.size();
+  order_.clear();
+  order_.reserve(n);
+  first_.assign(n, 0);
+  last_.assign(n, 0);
+  // Depth-first pre-order with an explicit stack (a 10,000-body chain is 10,000 deep):
+  // push the children in reverse so that they come out in body order.
+  std::vector<int> stack;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (parent[root] != kGround) continue;
+    stack.push_back(static_cast<int>(root));
+    while (!stack.empty()) {
+      const int body = stack.back();
+      stack.pop_back();
+      first_[static_cast<std::size_t>(body)] = static_cast<int>(order_.size());
+      order_.push_back(body);
+      const std::vector<int>& below = children[static_cast<std::size_t>(body)];
+      for (auto c = below.rbegin(); c != below.rend(); ++c) stack.push_back(*c);
+    }
+  }
+  // A subtree ends where the next body outside it starts: after its last descendant.
+  // Bodies come before their descendants in pre-order, so a backward sweep over the
+  // order sets last = first + size with size accumulated from the children.
+  std::vector<int> size(n, 1);
+  for (std::size_t k = order_.size(); k-- > 0;) {
+    const auto body = static_cast<std::size_t>(order_[k]);
+    if (parent[body] != kGround) size[static_cast<std::size_t>(parent[body])] += size[body];
+  }
+  for (std::size_t b = 0; b < n; ++b) last_[b] = first_[b] + size[b];
+}
+
 bool Model::is_ancestor_or_self(int ancestor, int body) const {
   for (int b = body; b != kGround; b = bodies[b].parent) {
     if (b == ancestor) return true;
@@ -161,13 +193,9 @@ void finalize_model(Model& model, const std::string& source) {
            "mass must be positive (a massless body must carry a child)");
   }
 
-  model.subtree.assign(n, {});
-  for (int i = n - 1; i >= 0; --i) {
-    std::vector<int>& s = model.subtree[i];
-    s.push_back(i);
-    for (int c : model.children[i]) s.insert(s.end(), model.subtree[c].begin(), model.subtree[c].end());
-    std::sort(s.begin(), s.end());
-  }
+  std::vector<int> parents(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) parents[static_cast<std::size_t>(i)] = model.bodies[i].parent;
+  model.subtree.assign(model.children, parents);
   model.body_depth.assign(n, 0);
   for (int i = 0; i < n; ++i) {
     const int p = model.bodies[i].parent;

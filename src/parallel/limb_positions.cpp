@@ -253,10 +253,10 @@ void positions(const Model& model, const ParallelModel& parallel, const Vec3& po
   if (kinematics) {
     for (int b : parallel.platform_bodies)
       if (b != root) place(model, *kinematics, b, rotation, rotation, member_origin(b), inertia);
-    // The position stage as forward_kinematics(q) leaves it, but only with the world
-    // inertias: the trajectory path skips them, and no stage-reading algorithm may then
-    // take this Data for a full stage.
-    kinematics->kinematics_level = inertia ? 0 : -1;
+    // The position stage as forward_kinematics(q) leaves it. On the trajectory path
+    // (inertia false) the world inertias are not written: that Data is the private
+    // workspace of motion_inverse_dynamics, whose algorithms read poses and axes only.
+    kinematics->kinematics_level = 0;
   }
 }
 

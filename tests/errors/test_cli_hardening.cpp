@@ -595,15 +595,18 @@ TEST(Issue16, Defect9EvalJsonStreams) {
 
 // Issue 16, defect 9: out of memory anywhere in the CLI ended with "internal error:
 // std::bad_alloc" and status 1. Now status 3 with one line naming the cause, the last
-// line on stderr. (The address-space limit makes the 3000-body Data — 16 dense
-// 3000 × 3000 matrices, 1.1 GB — fail to allocate. Skipped under sanitizers: ASan
-// reserves terabytes of address space and aborts on an allocation failure by design.)
+// line on stderr. The request that cannot fit: `--method explicit` holds M (nv × nv) —
+// 200 MB for a 5000-body chain — under a 250 MB address-space limit. (Before defect 12
+// any eval of a 3000-body chain did: its Data held 16 dense matrices; the recursive
+// method, the default at that size, now holds none — test_cli_scale.cpp. Skipped under
+// sanitizers: ASan reserves terabytes of address space and aborts on an allocation
+// failure by design.)
 TEST(Issue16, Defect9OutOfMemoryIsStatus3) {
   if (kSanitized) GTEST_SKIP() << "an address-space limit is incompatible with ASan's shadow memory";
-  const std::string model = write_temporary_file("chain3000.yaml", chain_model(3000));
+  const std::string model = write_temporary_file("chain5000.yaml", chain_model(5000));
   const std::string err = temporary_path("oom_err.txt");
-  const int status = std::system(("bash -c 'ulimit -v 600000; exec " + std::string(MECHDYN_CLI_PATH) + " eval " + model +
-                                  " --json > /dev/null 2> " + err + "'")
+  const int status = std::system(("bash -c 'ulimit -v 250000; exec " + std::string(MECHDYN_CLI_PATH) + " eval " + model +
+                                  " --json --method explicit > /dev/null 2> " + err + "'")
                                      .c_str());
   CliResult limited;
   limited.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -32,6 +32,7 @@
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
+#include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/dynamics/sparse_cholesky.hpp"
 #include "mechdyn/errors.hpp"
@@ -82,6 +83,13 @@ std::vector<EntryPoint> entry_points() {
       {"aba_from_kinematics", {"tau"}, [](const Model& m, Data& d, In& x) { aba_from_kinematics(m, d, x.tau); }},
       {"kinetic_energy", {"q", "v"}, [](const Model& m, Data& d, In& x) { kinetic_energy(m, d, x.q, x.v); }},
       {"potential_energy", {"q"}, [](const Model& m, Data& d, In& x) { potential_energy(m, d, x.q); }},
+      {"composite_forces", {"q"}, [](const Model& m, Data& d, In& x) { composite_forces(m, d, x.q); }},
+      {"composite_forces_from_kinematics", {},
+       [](const Model& m, Data& d, In&) { composite_forces_from_kinematics(m, d); }},
+      {"mass_matrix_row", {}, [](const Model& m, Data& d, In&) {
+         VecX row = VecX::Zero(m.nv);
+         mass_matrix_row(m, d, 0, row);
+       }},
       {"explicit_mass_matrix", {"q"}, [](const Model& m, Data& d, In& x) { explicit_mass_matrix(m, d, x.q); }},
       {"explicit_mass_matrix_direct", {"q"},
        [](const Model& m, Data& d, In& x) { explicit_mass_matrix_direct(m, d, x.q); }},

@@ -19,6 +19,7 @@
 #include "mechdyn/dynamics/explicit_bias.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
+#include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
@@ -145,6 +146,74 @@ TEST(ComputeAllTerms, AllocatesNothing) {
     compute_all_terms(model, data, q, v, &a, &tau, options);  // warm-up
     const long count = testing::count_allocations([&] { compute_all_terms(model, data, q, v, &a, &tau, options); });
     if (count >= 0) EXPECT_EQ(count, 0);
+  }
+}
+
+// The rows form (MassMatrixForm::Rows, what `mechdyn eval` uses above 16 coordinates) on
+// a Data made with no dense workspace. Catches: a term of the recursive method that
+// reads or writes an nv × nv member (an out-of-range access or an allocation in the lean
+// Data), rows formed from column forces a later term overwrote (each row is compared
+// with CRBA's bit for bit after every term has run), and a rows form whose other terms
+// differ from the dense form's (the same functions on the same stage: equal bit for bit).
+TEST(ComputeAllTerms, RowsFormHoldsNoDenseMatrixAndGivesCrbasRows) {
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    const Model looped = testing::tree_with_every_loop_type(seed);
+    const Model friction = testing::example_model("five_axis_tree_stribeck.yaml");
+    for (const Model* model : {&looped, &friction}) {
+      std::mt19937 rng(seed);
+      const VecX q = testing::random_configuration(*model, rng);
+      const VecX v = testing::random_vector(model->nv, rng), a = testing::random_vector(model->nv, rng);
+      const VecX tau = testing::random_vector(model->nv, rng, 5.0);
+      AllTermsOptions rows_options;
+      rows_options.method = DynamicsMethod::Recursive;
+      rows_options.mass_matrix = MassMatrixForm::Rows;
+      Data lean(*model, DenseWorkspace::None);
+      const long count =
+          testing::count_allocations([&] { compute_all_terms(*model, lean, q, v, &a, &tau, rows_options); });
+      if (count >= 0) EXPECT_EQ(count, 0) << model->name << ": the first call on a lean Data";
+      EXPECT_EQ(lean.dense_workspaces(), DenseWorkspace::None) << model->name;
+      EXPECT_EQ(lean.mass_matrix.size(), 0) << model->name;
+
+      Data reference(*model);
+      const MatX crba_mass_matrix = crba(*model, reference, q);
+      VecX row = VecX::Constant(model->nv, 7.0);  // garbage the row must overwrite
+      for (int i = 0; i < model->nv; ++i) {
+        mass_matrix_row(*model, lean, i, row);
+        for (int j = 0; j < model->nv; ++j)
+          EXPECT_EQ(row[j], crba_mass_matrix(i, j)) << model->name << " M(" << i << "," << j << ")";
+      }
+      AllTermsOptions dense_options;
+      dense_options.method = DynamicsMethod::Recursive;
+      Data dense(*model);
+      compute_all_terms(*model, dense, q, v, &a, &tau, dense_options);
+      EXPECT_EQ(lean.bias_force, dense.bias_force) << model->name;
+      EXPECT_EQ(lean.gravity_force, dense.gravity_force) << model->name;
+      EXPECT_EQ(lean.tau, dense.tau) << model->name;
+      EXPECT_EQ(lean.tau_with_friction, dense.tau_with_friction) << model->name;
+      EXPECT_EQ(lean.ddq, dense.ddq) << model->name;
+      EXPECT_EQ(lean.loop_jacobian, dense.loop_jacobian) << model->name;
+      for (int l = 0; l < model->num_bodies(); ++l) {
+        EXPECT_EQ(lean.reaction_force[l], dense.reaction_force[l]) << model->name << " body " << l;
+        EXPECT_EQ(lean.position[l], dense.position[l]) << model->name << " body " << l;
+      }
+    }
+  }
+}
+
+// Catches: the explicit method silently reading a dense M that the rows form never made
+// (zeros, or an out-of-range read in a lean Data) for τ = M a + h and M q̈ = τ − h.
+TEST(ComputeAllTerms, RowsFormWithTheExplicitMethodIsRefused) {
+  const Model model = testing::random_tree(7, {6});
+  Data data(model, DenseWorkspace::None);
+  const VecX q = model.neutral_configuration(), v = VecX::Zero(model.nv);
+  AllTermsOptions options;
+  options.method = DynamicsMethod::Explicit;
+  options.mass_matrix = MassMatrixForm::Rows;
+  try {
+    compute_all_terms(model, data, q, v, nullptr, nullptr, options);
+    ADD_FAILURE() << "no exception";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("compute_all_terms: the explicit method"), std::string::npos) << e.what();
   }
 }
 

@@ -29,8 +29,11 @@
 namespace mechdyn::testing::allocation_probe {
 inline thread_local bool counting = false;  // trivially initialised: static TLS, no allocation
 inline thread_local long allocations = 0;
-inline void note() {
-  if (counting) ++allocations;
+inline thread_local unsigned long long bytes = 0;  // bytes requested while counting
+inline void note(std::size_t size = 0) {
+  if (!counting) return;
+  ++allocations;
+  bytes += size;
 }
 }  // namespace mechdyn::testing::allocation_probe
 extern "C" {
@@ -39,27 +42,27 @@ void* __libc_calloc(std::size_t, std::size_t);
 void* __libc_realloc(void*, std::size_t);
 void* __libc_memalign(std::size_t, std::size_t);
 void* malloc(std::size_t size) {
-  mechdyn::testing::allocation_probe::note();
+  mechdyn::testing::allocation_probe::note(size);
   return __libc_malloc(size);
 }
 void* calloc(std::size_t count, std::size_t size) {
-  mechdyn::testing::allocation_probe::note();
+  mechdyn::testing::allocation_probe::note(count * size);
   return __libc_calloc(count, size);
 }
 void* realloc(void* pointer, std::size_t size) {
-  mechdyn::testing::allocation_probe::note();
+  mechdyn::testing::allocation_probe::note(size);
   return __libc_realloc(pointer, size);
 }
 void* memalign(std::size_t alignment, std::size_t size) {
-  mechdyn::testing::allocation_probe::note();
+  mechdyn::testing::allocation_probe::note(size);
   return __libc_memalign(alignment, size);
 }
 void* aligned_alloc(std::size_t alignment, std::size_t size) {
-  mechdyn::testing::allocation_probe::note();
+  mechdyn::testing::allocation_probe::note(size);
   return __libc_memalign(alignment, size);
 }
 int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
-  mechdyn::testing::allocation_probe::note();
+  mechdyn::testing::allocation_probe::note(size);
   void* p = __libc_memalign(alignment, size);
   if (p == nullptr) return 12;  // ENOMEM
   *out = p;
@@ -82,6 +85,22 @@ long count_allocations(Work&& work) {
   work();
   allocation_probe::counting = false;
   return allocation_probe::allocations;
+#else
+  work();
+  return -1;
+#endif
+}
+
+/// Bytes requested from the heap by the calling thread while `work()` runs (every
+/// allocation, later frees not subtracted); −1 where the interposer is unavailable.
+template <typename Work>
+long long count_allocated_bytes(Work&& work) {
+#if MECHDYN_COUNT_ALLOCATIONS
+  allocation_probe::bytes = 0;
+  allocation_probe::counting = true;
+  work();
+  allocation_probe::counting = false;
+  return static_cast<long long>(allocation_probe::bytes);
 #else
   work();
   return -1;

@@ -14,6 +14,8 @@
 // allocate nothing — Eigen's decompositions allocate in solve(), hence this class.
 #pragma once
 
+#include <cstddef>
+
 #include "mechdyn/math/types.hpp"
 
 namespace mechdyn {
@@ -52,6 +54,11 @@ class JacobiSvd {
                          double tolerance);
   /// Largest accepted 1/cond(G) bound of solve_gram_direct's Cholesky path.
   static constexpr double kDirectConditionLimit = 1e-6;
+
+  /// Heap bytes of the workspace (W, V, σ, scratch).
+  std::size_t allocated_bytes() const {
+    return static_cast<std::size_t>(w_.size() + v_.size() + sigma_.size() + work_.size()) * sizeof(double);
+  }
 
  private:
   MatX w_;       // A V (orthogonal columns)

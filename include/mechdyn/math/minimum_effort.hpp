@@ -25,6 +25,7 @@
 #pragma once
 
 #include <Eigen/QR>
+#include <cstddef>
 
 #include "mechdyn/math/jacobi_svd.hpp"
 #include "mechdyn/math/types.hpp"
@@ -59,6 +60,9 @@ class MinimumEffortSolver {
   /// Smallest |R₁(i,i)| / |R₁(0,0)| of the last solve (1 for an empty system): how far A is
   /// from losing row rank.
   double row_rank_margin() const { return row_margin_; }
+  /// Heap bytes of the workspace (the QR's own vectors and permutation counted from its
+  /// public sizes).
+  std::size_t allocated_bytes() const;
 
  private:
   Eigen::Index rows_ = 0, cols_ = 0, efforts_ = 0;

@@ -22,6 +22,13 @@ void check_state(const Model& model, const Eigen::Ref<const VecX>& q, const Eige
 /// Throws InvalidArgument unless `x` has `size` numbers, all finite; `name` names it.
 void check_vector(const Eigen::Ref<const VecX>& x, Eigen::Index size, const char* name);
 
+/// Throws InvalidArgument unless `data` holds the dense workspace `groups` (model/data.hpp,
+/// DenseWorkspace) that `function` reads, a result of `run_first` (a Data made without the
+/// group never held it): "<function>: data holds no <what> (run <run_first> first)".
+/// A model with nv = 0 needs no dense workspace and always passes.
+void check_holds(const Model& model, const Data& data, DenseWorkspace groups, const char* function, const char* what,
+                 const char* run_first);
+
 /// Throws InvalidArgument unless the kinematics stage in `data` reaches `level`
 /// (Data::kinematics_level: 0 poses, 1 and velocities, 2 and accelerations).
 void check_kinematics(const Data& data, int level, const char* function);

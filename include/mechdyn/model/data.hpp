@@ -1,7 +1,9 @@
 // The per-evaluation workspace (the Data of the Model/Data split).
 //
 // A Data is allocated once from a Model and holds every result and all scratch of
-// every algorithm, so evaluation allocates nothing. Use one Data per thread.
+// every algorithm, so evaluation allocates nothing. Use one Data per thread. Fields
+// marked [dense: G] belong to the dense workspace group G (DenseWorkspace below): empty
+// (0 × 0) in a Data made without G, until an algorithm that needs them reserves them.
 // Frames: unless stated, quantities are in world ("i|") coordinates; spatial vectors
 // are referred to the world origin (math/spatial.hpp). Paper symbols follow
 // explicit-canonical-dynamics-joint-friction (EC) and explicit-jsim-tree-chains (EJ);
@@ -9,6 +11,7 @@
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <cstddef>
 
 #include "mechdyn/math/jacobi_svd.hpp"
 #include "mechdyn/math/minimum_effort.hpp"
@@ -22,8 +25,48 @@ namespace mechdyn {
 using SmallMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;
 using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1>;
 
+/// Data's dense workspaces: the matrices whose size grows as nv² (or nv times the closure
+/// rows), in four groups, each held only by a Data that needs it (docs/dynamics.md,
+/// "Memory and the choice of method"). Combine with |. Everything else in Data is O(n).
+enum class DenseWorkspace : unsigned {
+  None = 0,
+  MassMatrix = 1u << 0,        // mass_matrix (nv × nv): explicit M, CRBA, explicit inverse and forward dynamics
+  MassMatrixFactor = 1u << 1,  // mass_matrix_factor (nv × nv): Lᵀ D L of explicit forward dynamics
+  ClosedChains = 1u << 2,      // mass_llt, constraint_passive/system/factor, factor_svd, passive_svd,
+                               // full_svd, effort_solver (constraints/, parallel/)
+  Friction = 1u << 3,          // friction_matrix, friction_factor (forward dynamics with friction)
+  All = (1u << 4) - 1,
+};
+inline constexpr DenseWorkspace operator|(DenseWorkspace a, DenseWorkspace b) {
+  return static_cast<DenseWorkspace>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
+inline constexpr DenseWorkspace operator&(DenseWorkspace a, DenseWorkspace b) {
+  return static_cast<DenseWorkspace>(static_cast<unsigned>(a) & static_cast<unsigned>(b));
+}
+
 struct Data {
+  /// Every workspace, the dense ones included: any algorithm runs on it without allocating.
   explicit Data(const Model& model);
+  /// The O(n) workspace and only the dense groups in `dense`. An algorithm that needs a
+  /// group this Data lacks allocates it on its first call (reserve below) — the one
+  /// allocation an evaluation may make; later calls allocate nothing. The command line
+  /// builds its Data this way, asking for what its chosen method uses (docs/cli.md).
+  Data(const Model& model, DenseWorkspace dense);
+
+  /// Allocates the groups of `needed` that this Data does not hold yet; a no-op (one test
+  /// of a flag) when it holds them all. Every algorithm that writes a dense workspace
+  /// calls it first. `model` must be the Model this Data was made from.
+  void reserve(const Model& model, DenseWorkspace needed) {
+    if ((dense_ & needed) != needed) allocate_dense(model, needed);
+  }
+  /// True when every group of `groups` is allocated.
+  bool holds(DenseWorkspace groups) const { return (dense_ & groups) == groups; }
+  DenseWorkspace dense_workspaces() const { return dense_; }
+  /// Heap bytes held by this Data's members (vector capacities, matrix sizes, the
+  /// factorisations' and solvers' storage): O(n) without dense groups; each group adds
+  /// its nv² (or nv × rows) doubles. tests/unit/test_data_memory.cpp checks it against
+  /// what the allocator hands out.
+  std::size_t allocated_bytes() const;
 
   // ---- kinematics stage (kinematics/forward_kinematics.hpp) --------------
   // Filled once per state by forward_kinematics; the *_from_kinematics forms only read it.
@@ -40,7 +83,7 @@ struct Data {
   AlignedVector<Vec6> bias_acceleration; // a⁰_l: spatial acceleration of body l at q̈ = 0 (Ṡ q̇ terms only)
 
   // ---- dynamics results -----------------------------------------------------
-  MatX mass_matrix;     // M(q), nv x nv, symmetric (EJ eqs. 30–37; CRBA)
+  MatX mass_matrix;     // M(q), nv x nv, symmetric (EJ eqs. 30–37; CRBA) [dense: MassMatrix]
   VecX bias_force;      // h(q, q̇): Coriolis, centrifugal and gravity (EC eqs. 19–22)
   VecX gravity_force;   // gravity part of h
   VecX tau;             // joint efforts from inverse dynamics (M a + h)
@@ -67,6 +110,8 @@ struct Data {
 
   // ---- scratch of the recursive algorithms ----------------------------------
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
+  AlignedVector<Vec6> composite_force;            // per velocity coordinate k of joint i: F_k = I^c_i S_k
+                                                  // (world origin; dynamics/mass_matrix_rows.hpp)
   AlignedVector<Vec6> body_force;                 // RNEA f_i: force transmitted by joint i (body coordinates)
   AlignedVector<Mat6> articulated_inertia;        // ABA I^A_i
   AlignedVector<Vec6> articulated_bias;           // ABA p^A_i
@@ -93,16 +138,16 @@ struct Data {
   VecX friction_effort;                // nv: τ_f, friction effort per velocity coordinate (opposes v); shared with friction/
   std::vector<int> passive_dofs;       // velocity indices of joints with actuated: false
   std::vector<int> actuated_dofs;      // velocity indices of actuated joints
-  MatX constraint_passive;             // J_p: rows × np (assembly, passive velocities)
-  MatX constraint_system;              // [S_a  Jᵀ]: nv × (na + rows) (inverse dynamics)
-  MatX constraint_factor;              // L⁻¹ Jᵀ: nv × rows, M = L Lᵀ (forward dynamics)
+  MatX constraint_passive;             // J_p: rows × np (assembly, passive velocities) [dense: ClosedChains]
+  MatX constraint_system;              // [S_a  Jᵀ]: nv × (na + rows) (inverse dynamics) [dense: ClosedChains]
+  MatX constraint_factor;              // L⁻¹ Jᵀ: nv × rows, M = L Lᵀ (forward dynamics) [dense: ClosedChains]
   VecX constraint_rhs;                 // rows scratch
   VecX constraint_rhs_nv;              // nv scratch
   VecX constraint_solution;            // max(na + rows, np) scratch
-  Eigen::LLT<MatX> mass_llt;                           // M = L Lᵀ
-  JacobiSvd factor_svd;                // of K = L⁻¹ Jᵀ: (J M⁻¹ Jᵀ)⁺ (forward dynamics, velocity projection)
-  JacobiSvd passive_svd;               // of J_p (assembly, passive motion)
-  JacobiSvd full_svd;                  // of J (position projection)
+  Eigen::LLT<MatX> mass_llt;           // M = L Lᵀ [dense: ClosedChains]
+  JacobiSvd factor_svd;                // of K = L⁻¹ Jᵀ: (J M⁻¹ Jᵀ)⁺ (forward dynamics, velocity projection) [dense: ClosedChains]
+  JacobiSvd passive_svd;               // of J_p (assembly, passive motion) [dense: ClosedChains]
+  JacobiSvd full_svd;                  // of J (position projection; its V is nv × nv) [dense: ClosedChains]
   VecX assembly_q;                     // nq: trial configuration of the line search
   VecX assembly_step;                  // nv: Newton step in velocity coordinates
   AlignedVector<Vec6> cut_subtree_wrench;  // per body: Σ of cut-joint wrenches on its subtree (world origin)
@@ -110,9 +155,10 @@ struct Data {
                                            // world origin; force], world; zero unless a caller sets it (read by
                                            // closed_chain_inverse_dynamics and closed_chain_joint_reactions)
   MinimumEffortSolver effort_solver;       // [S_a Jᵀ] [τ_a; λ] = τ: minimum-norm τ_a, then λ (inverse dynamics)
+                                           // [dense: ClosedChains]
   // ---- closed chains — end ------------------------------------------------------
   // ---- sparse factorisation M = Lᵀ D L (dynamics/sparse_cholesky.hpp) ---------
-  MatX mass_matrix_factor;  // L (strict lower, unit diagonal implied) and D on the diagonal
+  MatX mass_matrix_factor;  // L (strict lower, unit diagonal implied) and D on the diagonal [dense: MassMatrixFactor]
   VecX work;                // nv scratch
   VecX zeros;               // nv zeros, never written: the v = 0, a = 0 arguments of internal calls
 
@@ -132,9 +178,13 @@ struct Data {
   VecX friction_previous;    // forward-dynamics scratch: friction efforts of the previous iterate, nv
   VecX friction_rhs;         // forward-dynamics scratch: right-hand side, nv
   VecX friction_direction;   // forward-dynamics scratch: slip direction (±1) of joints released from rest, nv
-  MatX friction_matrix;      // forward-dynamics scratch: M with stuck rows/columns replaced, nv x nv
-  Eigen::LLT<MatX> friction_factor;  // its Cholesky factor (allocated once)
+  MatX friction_matrix;      // forward-dynamics scratch: M with stuck rows/columns replaced, nv x nv [dense: Friction]
+  Eigen::LLT<MatX> friction_factor;  // its Cholesky factor (allocated once) [dense: Friction]
   // ==== joint friction — end ======================================================
+
+ private:
+  void allocate_dense(const Model& model, DenseWorkspace groups);
+  DenseWorkspace dense_ = DenseWorkspace::None;  // the dense groups allocated so far
 };
 
 }  // namespace mechdyn
