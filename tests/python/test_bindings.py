@@ -319,8 +319,8 @@ def schoenflies_motion(t):
 
 
 def test_motion_inverse_dynamics_agrees_between_methods_and_with_the_cli(source, cli, tmp_path):
-    # Newton–Euler (every joint wrench) and the closed-chain method (λ of the cut joints)
-    # are two algorithms; `mechdyn invdyn --motion FILE.csv` is the command line on the same
+    # The momentum screw, Newton–Euler (every joint wrench) and the closed-chain method
+    # (λ of the cut joints) are three algorithms; `mechdyn invdyn --motion FILE.csv` is the command line on the same
     # samples. Catches motion columns read in the wrong order (quaternion w first) or the
     # efforts of the wrong coordinates.
     path = str(source / "examples/models/schoenflies_2ups_2upu.yaml")
@@ -329,7 +329,10 @@ def test_motion_inverse_dynamics_agrees_between_methods_and_with_the_cli(source,
     ne = mechdyn.motion_inverse_dynamics(model, "platform", motion, method="newton-euler")
     cc = mechdyn.motion_inverse_dynamics(model, "platform", motion, method="closed-chain")
     assert ne["effort"].shape == (11, 4) and np.abs(ne["effort"]).max() > 1.0
+    ms = mechdyn.motion_inverse_dynamics(model, "platform", motion)  # auto: the momentum screw (MS eqs. 30–41)
+    assert ms["method"] == "momentum-screw"
     assert np.abs(ne["effort"] - cc["effort"]).max() <= 1e-8 * np.abs(ne["effort"]).max()
+    assert np.abs(ms["effort"] - ne["effort"]).max() <= 1e-8 * np.abs(ne["effort"]).max()
     assert ne["closure_residual"].max() <= 1e-9
     csv = tmp_path / "motion.csv"
     np.savetxt(csv, motion, delimiter=",", comments="", fmt="%.17g",
