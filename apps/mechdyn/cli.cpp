@@ -9,6 +9,7 @@
 //   mechdyn invdyn MODEL --motion BODY=FILE.csv [--wrench ...]   inverse dynamics along a body motion
 //   mechdyn convert INPUT -o OUTPUT [--merge-fixed] [--floating-base]   between YAML, URDF, SDFormat, MJCF
 //   mechdyn view MODEL [RUN.csv] -o DIR                          a web page that draws and plays a run
+//   mechdyn sweep SPEC.yaml [--threads N] [-o FILE]              simulations over parameter sets
 //
 // Exit status: 0 success; 2 bad input (one line "mechdyn: <problem>" on stderr, nothing
 // on stdout); 3 solver failure or resource exhaustion (out of memory, the step budget, an
@@ -88,12 +89,13 @@ int run_unguarded(const std::vector<std::string>& arguments, std::ostream& out) 
   add_invdyn_command(app, selected);
   add_convert_command(app, selected);
   add_view_command(app, selected);
+  add_sweep_command(app, selected);
 
   const std::vector<std::string> args = join_option_values(arguments);
   if (!args.empty() && args[0].rfind("-", 0) != 0 &&
-      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn", "convert", "view"}.count(args[0]) == 0)
+      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn", "convert", "view", "sweep"}.count(args[0]) == 0)
     return fail(kExitBadInput,
-                "unknown command '" + args[0] + "' (commands: eval, simulate, info, mobility, invdyn, convert, view)");
+                "unknown command '" + args[0] + "' (commands: eval, simulate, info, mobility, invdyn, convert, view, sweep)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(reversed);

@@ -22,6 +22,7 @@ void add_mobility_command(CLI::App& app, CommandRunner& selected);
 void add_invdyn_command(CLI::App& app, CommandRunner& selected);
 void add_convert_command(CLI::App& app, CommandRunner& selected);
 void add_view_command(CLI::App& app, CommandRunner& selected);
+void add_sweep_command(CLI::App& app, CommandRunner& selected);
 
 /// Erases a progress bar from the terminal (before an error message is printed).
 void clear_progress();
