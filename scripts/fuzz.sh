@@ -21,7 +21,7 @@ flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fn
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_FUZZERS=ON > /dev/null
+  -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_FUZZERS=ON -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
 cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/artifacts
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

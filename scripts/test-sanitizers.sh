@@ -25,7 +25,7 @@ if [ "$which" = all ] || [ "$which" = asan ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" \
-    -DMECHDYN_BUILD_BENCHMARKS=OFF > /dev/null
+    -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
   cmake --build build-asan -j"$jobs"
   built=$(seconds)
   # detect_leaks: a leak fails the test; halt_on_error with the -fno-sanitize-recover above.
@@ -41,7 +41,7 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
-    -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_APPS=OFF > /dev/null
+    -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
   # The tests that start threads (grep -l std::thread tests/): two Data on one Model.
   threaded=$(grep -l 'std::thread' tests/*/*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
   # shellcheck disable=SC2086

@@ -1,0 +1,63 @@
+// Forward simulation in time with the results as arrays: the library form of the
+// forward mode of `mechdyn simulate` (docs/cli.md), behind Python's `mechdyn.simulate`
+// and every sample of a sweep (`mechdyn sweep`, docs/python.md).
+//
+// v̇ = q̈(t, q, v) from the efforts τ(t, q, v) given by a callback:
+//   trees           explicit forward dynamics (EJ/EC: M q̈ = τ − h by the branch-sparse
+//                   Lᵀ D L) or ABA (Featherstone), RK4 or Dormand–Prince 5(4);
+//   joint friction  the implicit friction equation with stick–slip events and LuGre
+//                   states (friction/friction_simulation.hpp, EC §4.1);
+//   loops           constrained forward dynamics (constraints/constrained_forward_dynamics.hpp,
+//                   EC eqs. 25–26) from an assembled start, the state projected back onto
+//                   Φ = 0, J v = 0 after every output interval (constraints/drift_control.hpp).
+// The same choices and the same sequence of operations as the CLI's simulate, so that a
+// row here equals the CLI's row to the last bit for the same inputs.
+//
+// Output grid: K = ⌈duration / step⌉ intervals, the last ending at `duration`; a row at
+// t = 0, then every `every`-th interval and the last one. Rows hold t, q, v, q̈ (at the
+// row's state) and τ.
+//
+// Cost: per output interval one RK4 step (4 forward dynamics) or the adaptive steps.
+// Allocates the result arrays and the integrators once; the time loop allocates nothing
+// except when friction events are searched. Reads only the Model; owns its own Data.
+#pragma once
+
+#include <functional>
+
+#include "mechdyn/evaluation/compute_all_terms.hpp"
+#include "mechdyn/friction/friction_simulation.hpp"
+#include "mechdyn/model/data.hpp"
+
+namespace mechdyn {
+
+struct SimulationOptions {
+  double duration = 1.0;               // s
+  double step = 1e-3;                  // output interval; the RK4 step; the largest DOPRI5 step (s)
+  bool adaptive = false;               // false: RK4; true: Dormand–Prince 5(4)
+  double relative_tolerance = 1e-8;    // DOPRI5
+  double absolute_tolerance = 1e-10;   // DOPRI5
+  DynamicsMethod method = DynamicsMethod::Explicit;  // trees without friction
+  long every = 1;                      // keep every N-th output interval (the last always)
+  long max_steps = 0;                  // integration step budget; 0: 100000 + 1000 K
+  double max_wall_time = 0.0;          // s; 0: none
+  // Called after every output interval with the fraction done (0..1); may be empty.
+  std::function<void(double)> progress;
+};
+
+struct SimulationResult {
+  VecX time;  // rows
+  MatX q;     // rows × nq
+  MatX v;     // rows × nv
+  MatX a;     // rows × nv: q̈ at the row's state
+  MatX tau;   // rows × nv: the efforts at the row
+};
+
+/// Simulates from (q0, v0) under `effort` (writes nv efforts at (t, q, v); may be empty:
+/// zero efforts). Throws InvalidArgument on sizes, non-finite or bad options, a
+/// non-normalised quaternion (beyond 1e-6; then normalised exactly); ModelError for a
+/// flexible model or loops without a passive joint; SolverError when the dynamics or the
+/// integrator fails (the message names the time) or the step budget is exhausted.
+SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
+                          const EffortFunction& effort, const SimulationOptions& options = {});
+
+}  // namespace mechdyn

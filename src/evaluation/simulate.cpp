@@ -1,0 +1,197 @@
+// Forward simulation with results as arrays. See evaluation/simulate.hpp.
+#include "mechdyn/evaluation/simulate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "mechdyn/constraints/assembly_recovery.hpp"
+#include "mechdyn/constraints/constrained_forward_dynamics.hpp"
+#include "mechdyn/constraints/drift_control.hpp"
+#include "mechdyn/dynamics/aba.hpp"
+#include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
+#include "mechdyn/errors.hpp"
+#include "mechdyn/flexible/flexible_beam.hpp"
+#include "mechdyn/friction/forward_dynamics_with_friction.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
+#include "mechdyn/simulation/integration_budget.hpp"
+#include "mechdyn/simulation/integrators.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+std::string number(double x) {
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+void check_options(const SimulationOptions& o) {
+  auto positive = [](double x, const char* name) {
+    if (!(std::isfinite(x) && x > 0.0))
+      throw InvalidArgument(std::string("simulate: ") + name + " must be a finite positive number, got " + number(x));
+  };
+  if (!(std::isfinite(o.duration) && o.duration >= 0.0))
+    throw InvalidArgument("simulate: duration must be finite and ≥ 0, got " + number(o.duration));
+  positive(o.step, "step");
+  positive(o.relative_tolerance, "relative_tolerance");
+  positive(o.absolute_tolerance, "absolute_tolerance");
+  if (o.every < 1) throw InvalidArgument("simulate: every must be ≥ 1, got " + std::to_string(o.every));
+  if (o.max_steps < 0) throw InvalidArgument("simulate: max_steps must be ≥ 0, got " + std::to_string(o.max_steps));
+  if (!(std::isfinite(o.max_wall_time) && o.max_wall_time >= 0.0))
+    throw InvalidArgument("simulate: max_wall_time must be finite and ≥ 0, got " + number(o.max_wall_time));
+  if (o.duration / o.step > 1e9)
+    throw InvalidArgument("simulate: duration / step is above 1e9 output intervals");
+}
+
+// Quaternions of q0 must have norm 1 within 1e-6; they are then normalised exactly.
+void normalize_start(const Model& model, VecX& q) {
+  for (const Joint& joint : model.joints) {
+    const int offset = joint_quaternion_offset(joint);
+    if (offset < 0) continue;
+    const int first = joint.q_index + offset;
+    const double norm = q.segment<4>(first).norm();
+    if (!(std::abs(norm - 1.0) <= 1e-6))
+      throw InvalidArgument("simulate: q0: the quaternion of joint '" + joint.name + "' (q0[" + std::to_string(first) +
+                            ".." + std::to_string(first + 3) + "]) has norm " + number(norm) +
+                            "; it must be 1 within 1e-6");
+    q.segment<4>(first) /= norm;
+  }
+}
+
+}  // namespace
+
+SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
+                          const EffortFunction& effort, const SimulationOptions& options) {
+  check_options(options);
+  require_rigid_bodies(model, model.name, "simulate");
+  const Eigen::Index nq = model.nq, nv = model.nv;
+  if (q0.size() != nq)
+    throw InvalidArgument("simulate: q0 has " + std::to_string(q0.size()) + " entries, model '" + model.name +
+                          "' needs " + std::to_string(nq) + " (nq)");
+  if (v0.size() != nv)
+    throw InvalidArgument("simulate: v0 has " + std::to_string(v0.size()) + " entries, model '" + model.name +
+                          "' needs " + std::to_string(nv) + " (nv)");
+  if (!q0.allFinite() || !v0.allFinite()) throw InvalidArgument("simulate: q0 or v0 is not finite");
+  VecX q = q0, v = v0;
+  normalize_start(model, q);
+
+  const long intervals =
+      options.duration == 0.0
+          ? 0
+          : std::max(1L, static_cast<long>(std::ceil(options.duration / options.step * (1.0 - 1e-12))));
+  const long budget_steps = options.max_steps > 0 ? options.max_steps
+                            : intervals > (std::numeric_limits<long>::max() - 100000) / 1000
+                                ? std::numeric_limits<long>::max()
+                                : 100000 + 1000 * intervals;
+  IntegrationBudget budget(budget_steps, options.max_wall_time);
+
+  const bool loops = !model.loops.empty();
+  const bool friction = !loops && has_joint_friction(model);
+  const bool recursive = options.method == DynamicsMethod::Recursive;
+  Data data(model), row_data(model);
+  if (loops && data.passive_dofs.empty())
+    throw ModelError("model '" + model.name + "' has loops but no passive joint: mark the passive joints actuated: false");
+
+  VecX tau = VecX::Zero(nv), row_tau = VecX::Zero(nv), z = VecX::Zero(nv);
+  auto efforts = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv, Eigen::Ref<VecX> out) {
+    if (effort) {
+      effort(t, qq, vv, out);
+      if (!out.allFinite()) throw InvalidArgument("simulate: the efforts are not finite at t = " + number(t) + " s");
+    } else {
+      out.setZero();
+    }
+  };
+  AccelerationFunction acceleration = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv,
+                                          Eigen::Ref<VecX> a) {
+    if (!qq.allFinite() || !vv.allFinite()) throw SolverError("the state became non-finite at t = " + number(t) + " s");
+    efforts(t, qq, vv, tau);
+    try {
+      if (loops) a = constrained_forward_dynamics(model, data, qq, vv, tau);
+      else a = recursive ? aba(model, data, qq, vv, tau) : explicit_forward_dynamics(model, data, qq, vv, tau);
+    } catch (const SolverError& e) {
+      throw SolverError(std::string(e.what()) + " at t = " + number(t) + " s");
+    }
+  };
+
+  std::unique_ptr<Rk4Integrator> rk4;
+  std::unique_ptr<DormandPrinceIntegrator> dopri5;
+  std::unique_ptr<FrictionSimulation> friction_simulation;
+  if (friction) {
+    FrictionSimulationOptions fo;
+    fo.adaptive = options.adaptive;
+    fo.step = options.step;
+    fo.dormand_prince.relative_tolerance = options.relative_tolerance;
+    fo.dormand_prince.absolute_tolerance = options.absolute_tolerance;
+    fo.dormand_prince.min_step = std::min(1e-12, 1e-6 * options.step);
+    fo.dormand_prince.budget = &budget;
+    fo.budget = &budget;
+    friction_simulation = std::make_unique<FrictionSimulation>(model, efforts, fo);
+  } else if (!options.adaptive) {
+    rk4 = std::make_unique<Rk4Integrator>(model, acceleration);
+    rk4->set_budget(&budget);
+  } else {
+    DormandPrinceOptions dp;
+    dp.relative_tolerance = options.relative_tolerance;
+    dp.absolute_tolerance = options.absolute_tolerance;
+    dp.max_step = options.step;
+    dp.min_step = std::min(1e-12, 1e-6 * options.step);
+    dp.budget = &budget;
+    dopri5 = std::make_unique<DormandPrinceIntegrator>(model, acceleration, dp);
+  }
+  if (loops) {  // start on the constraint manifold (as the CLI: closed_chain_simulation.cpp)
+    assemble_with_recovery(model, row_data, q);
+    project_velocities(model, row_data, q, v);
+  }
+
+  const long rows = intervals == 0 ? 1 : 1 + intervals / options.every + (intervals % options.every != 0 ? 1 : 0);
+  SimulationResult result;
+  result.time.resize(rows);
+  result.q.resize(rows, nq);
+  result.v.resize(rows, nv);
+  result.a.resize(rows, nv);
+  result.tau.resize(rows, nv);
+  long row = 0;
+  auto record = [&](double t) {
+    efforts(t, q, v, row_tau);
+    if (loops) {
+      result.a.row(row) = constrained_forward_dynamics(model, row_data, q, v, row_tau).transpose();
+    } else if (friction) {
+      row_data.friction_state = z;
+      result.a.row(row) = forward_dynamics_with_friction(model, row_data, q, v, row_tau).transpose();
+    } else {
+      result.a.row(row) = (recursive ? aba(model, row_data, q, v, row_tau)
+                                     : explicit_forward_dynamics(model, row_data, q, v, row_tau))
+                              .transpose();
+    }
+    result.time[row] = t;
+    result.q.row(row) = q.transpose();
+    result.v.row(row) = v.transpose();
+    result.tau.row(row) = row_tau.transpose();
+    if (!result.a.row(row).allFinite())
+      throw SolverError("a result became non-finite at t = " + number(t) + " s");
+    ++row;
+  };
+  auto time_at = [&](long k) { return k == intervals ? options.duration : static_cast<double>(k) * options.step; };
+  record(0.0);
+  for (long k = 1; k <= intervals; ++k) {
+    const double t0 = time_at(k - 1), t1 = time_at(k);
+    if (friction_simulation) friction_simulation->advance(t0, t1, q, v, z);
+    else if (rk4) rk4->step(t0, t1 - t0, q, v);
+    else dopri5->advance(t0, t1, q, v);
+    if (loops) {  // drift control: back onto Φ = 0, J v = 0
+      project_positions(model, row_data, q);
+      project_velocities(model, row_data, q, v);
+    }
+    if (k % options.every == 0 || k == intervals) record(t1);
+    if (options.progress) options.progress(static_cast<double>(k) / static_cast<double>(intervals));
+  }
+  return result;
+}
+
+}  // namespace mechdyn
