@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "mechdyn/errors.hpp"
+#include "xml_support.hpp"
 #include "mechdyn/io/model_writer.hpp"
 #include "mechdyn/io/mjcf.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
@@ -22,19 +23,6 @@ std::string number(double x) { return shortest_decimal(x); }
 std::string vec(const Vec3& v) { return number(v.x()) + " " + number(v.y()) + " " + number(v.z()); }
 std::string quat(const Quat& q) {
   return number(q.w()) + " " + number(q.x()) + " " + number(q.y()) + " " + number(q.z());
-}
-
-// Attribute value: &, <, > and " escaped.
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
 }
 
 [[noreturn]] void refuse(const Model& model, const std::string& element, const std::string& problem) {
@@ -65,13 +53,13 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
   const Joint& joint = model.joints[static_cast<std::size_t>(l)];
   const Pose& pose = poses[static_cast<std::size_t>(l)];
   const std::string pad(static_cast<std::size_t>(indent), ' ');
-  out << pad << "<body name=\"" << escaped(body.name) << "\" pos=\"" << vec(pose.translation) << "\"";
+  out << pad << "<body name=\"" << io::xml_escaped(body.name) << "\" pos=\"" << vec(pose.translation) << "\"";
   if (!pose.rotation.isIdentity(0.0)) out << " quat=\"" << quat(Quat(pose.rotation).normalized()) << "\"";
   out << ">\n";
   auto ref = [&](std::size_t k) {
     return pose.refs.empty() || pose.refs[k] == 0.0 ? std::string() : " ref=\"" + number(pose.refs[k]) + "\"";
   };
-  const std::string name = escaped(joint.name);
+  const std::string name = io::xml_escaped(joint.name);
   switch (joint.type) {
     case JointType::Revolute:
       out << pad << "  <joint name=\"" << name << "\" type=\"hinge\" axis=\"" << vec(joint.axis) << "\"" << ref(0)
@@ -287,7 +275,7 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
                             "': friction is not written to MJCF (MuJoCo's damping and frictionloss are other laws)");
 
   std::ostringstream out;
-  out << "<mujoco model=\"" << escaped(model.name) << "\">\n"
+  out << "<mujoco model=\"" << io::xml_escaped(model.name) << "\">\n"
       << "  <!-- written by mechdyn: bodies in natural frames";
   if (options.reference_configuration) out << ", posed at an assembled configuration (joint ref = mechdyn's q there)";
   out << " -->\n"
@@ -310,10 +298,10 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
     // solref: time constant 2 × timestep (the smallest the `refsafe` flag keeps),
     // critical damping; it acts only on a residual or constraint velocity, ~0 here.
     const std::string soft = " solref=\"0.002 1\" solimp=\"0.9999 0.9999 0.001 0.5 2\"";
-    auto body_name = [&](int b) { return escaped(model.bodies[static_cast<std::size_t>(b)].name); };
+    auto body_name = [&](int b) { return io::xml_escaped(model.bodies[static_cast<std::size_t>(b)].name); };
     out << "  <equality>\n";
     for (const MjcfConnect& c : connects) {
-      out << "    <connect name=\"" << escaped(c.name) << "\" body1=\"" << body_name(c.body1) << "\"";
+      out << "    <connect name=\"" << io::xml_escaped(c.name) << "\" body1=\"" << body_name(c.body1) << "\"";
       if (c.body2 != kGround) out << " body2=\"" << body_name(c.body2) << "\"";
       out << " anchor=\"" << vec(c.anchor1) << "\"" << soft << "/>\n";
     }
@@ -325,7 +313,7 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
       if (side1.body == kGround) std::swap(side1, side2);
       // MuJoCo's body frames are mechdyn's natural frames in every configuration (a posed
       // file only describes them where they stand at q*), so relpose is the same either way.
-      out << "    <weld name=\"" << escaped(loop.name) << "\" body1=\"" << body_name(side1.body) << "\"";
+      out << "    <weld name=\"" << io::xml_escaped(loop.name) << "\" body1=\"" << body_name(side1.body) << "\"";
       if (side2.body != kGround) out << " body2=\"" << body_name(side2.body) << "\"";
       const Vec3 offset = side1.point - side2.point;
       const Quat relative = Quat::Identity();
@@ -348,7 +336,7 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
                               " joint: no motor written (MJCF motors drive one hinge or slide)");
         continue;
       }
-      out << "    <motor name=\"" << escaped(joint.name) << "\" joint=\"" << escaped(joint.name) << "\"/>\n";
+      out << "    <motor name=\"" << io::xml_escaped(joint.name) << "\" joint=\"" << io::xml_escaped(joint.name) << "\"/>\n";
     }
     out << "  </actuator>\n";
   }

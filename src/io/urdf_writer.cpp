@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "mechdyn/errors.hpp"
+#include "xml_support.hpp"
 #include "mechdyn/io/model_writer.hpp"
 #include "mechdyn/io/urdf.hpp"
 
@@ -26,20 +27,8 @@ std::string number(double x) { return shortest_decimal(x); }
 
 std::string vec(const Vec3& v) { return number(v.x()) + " " + number(v.y()) + " " + number(v.z()); }
 
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-
 void write_link(std::ostringstream& out, const std::string& name, double mass, const Vec3& com, const Mat3& J) {
-  out << "  <link name=\"" << escaped(name) << "\">\n";
+  out << "  <link name=\"" << io::xml_escaped(name) << "\">\n";
   if (mass > 0.0 || J.cwiseAbs().maxCoeff() > 0.0)
     out << "    <inertial>\n      <origin xyz=\"" << vec(com) << "\" rpy=\"0 0 0\"/>\n      <mass value=\"" << number(mass)
         << "\"/>\n      <inertia ixx=\"" << number(J(0, 0)) << "\" ixy=\"" << number(J(0, 1)) << "\" ixz=\""
@@ -98,9 +87,9 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
 
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n"
-      << "<!-- written by mechdyn from model '" << escaped(model.name)
+      << "<!-- written by mechdyn from model '" << io::xml_escaped(model.name)
       << "': natural frames (every link frame parallel to the world at q = 0) -->\n"
-      << "<robot name=\"" << escaped(model.name) << "\">\n"
+      << "<robot name=\"" << io::xml_escaped(model.name) << "\">\n"
       << "  <link name=\"world\"/>\n";
   auto link_name = [&](int body) { return body == kGround ? std::string("world") : model.bodies[static_cast<std::size_t>(body)].name; };
   for (int l = 0; l < model.num_bodies(); ++l) {
@@ -114,8 +103,8 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
       while (names.count(middle)) middle += "_";
       names.insert(middle);
       write_link(out, middle, 0.0, Vec3::Zero(), Mat3::Zero());
-      out << "  <joint name=\"" << escaped(joint.name) << "/1\" type=\"continuous\">\n    <parent link=\""
-          << escaped(parent) << "\"/>\n    <child link=\"" << escaped(middle) << "\"/>\n    <origin xyz=\"" << vec(origin)
+      out << "  <joint name=\"" << io::xml_escaped(joint.name) << "/1\" type=\"continuous\">\n    <parent link=\""
+          << io::xml_escaped(parent) << "\"/>\n    <child link=\"" << io::xml_escaped(middle) << "\"/>\n    <origin xyz=\"" << vec(origin)
           << "\" rpy=\"0 0 0\"/>\n    <axis xyz=\"" << vec(joint.axis) << "\"/>\n  </joint>\n";
       warn(element, "universal: written as revolute joints '" + joint.name + "/1', '" + joint.name +
                         "/2' through the massless link '" + middle + "' (the same motion)");
@@ -149,8 +138,8 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
         break;  // refused above
     }
     const std::string name = joint.type == JointType::Universal ? joint.name + "/2" : joint.name;
-    out << "  <joint name=\"" << escaped(name) << "\" type=\"" << type << "\">\n    <parent link=\"" << escaped(parent)
-        << "\"/>\n    <child link=\"" << escaped(body.name) << "\"/>\n    <origin xyz=\"" << vec(origin)
+    out << "  <joint name=\"" << io::xml_escaped(name) << "\" type=\"" << type << "\">\n    <parent link=\"" << io::xml_escaped(parent)
+        << "\"/>\n    <child link=\"" << io::xml_escaped(body.name) << "\"/>\n    <origin xyz=\"" << vec(origin)
         << "\" rpy=\"0 0 0\"/>\n";
     if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)
       out << "    <axis xyz=\"" << vec(joint.axis) << "\"/>\n";
@@ -175,8 +164,8 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
     while (joint_names.count(joint_name)) joint_name += "_marker";
     joint_names.insert(joint_name);
     write_link(out, marker.name, 0.0, Vec3::Zero(), Mat3::Zero());
-    out << "  <joint name=\"" << escaped(joint_name) << "\" type=\"fixed\">\n    <parent link=\""
-        << escaped(link_name(marker.at.body)) << "\"/>\n    <child link=\"" << escaped(marker.name)
+    out << "  <joint name=\"" << io::xml_escaped(joint_name) << "\" type=\"fixed\">\n    <parent link=\""
+        << io::xml_escaped(link_name(marker.at.body)) << "\"/>\n    <child link=\"" << io::xml_escaped(marker.name)
         << "\"/>\n    <origin xyz=\"" << vec(marker.at.point) << "\" rpy=\"0 0 0\"/>\n  </joint>\n";
   }
   out << "</robot>\n";

@@ -110,4 +110,16 @@ std::optional<Vec3> XmlAttributes::vec3(const char* attribute) const {
   return Vec3((*values)[0], (*values)[1], (*values)[2]);
 }
 
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
 }  // namespace mechdyn::io

@@ -54,4 +54,7 @@ std::optional<std::vector<double>> parse_numbers(const std::string& text);
 /// A user string fit for a one-line message (control characters escaped, long text cut).
 std::string printable(const std::string& text, std::size_t longest = 80);
 
+/// Text fit for an XML attribute value (& < > " as entities): the MJCF and URDF writers.
+std::string xml_escaped(const std::string& text);
+
 }  // namespace mechdyn::io
