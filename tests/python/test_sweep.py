@@ -133,3 +133,16 @@ def test_broken_specs_exit_2_with_one_line(source, cli, tmp_path, name):
 def test_missing_spec_file(cli, tmp_path):
     run = cli_sweep(cli, str(tmp_path / "none.yaml"), check=False)
     assert run.returncode == 2 and "none.yaml" in run.stderr
+
+
+@pytest.mark.parametrize("total,workers", [(1, 1), (7, 4), (13, 2), (1000, 2), (1000, 1), (4096, 8)])
+def test_guided_chunks_cover_every_sample_once(total, workers):
+    # Catches a guided schedule that drops or repeats samples at a chunk boundary, or
+    # one whose chunks grow again (the point is small tasks last).
+    from mechdyn.sweep import _chunks
+    chunks = _chunks(total, workers)
+    assert [i for c in chunks for i in c] == list(range(total))
+    sizes = [len(c) for c in chunks]
+    assert all(s >= 1 for s in sizes)
+    assert all(a >= b for a, b in zip(sizes, sizes[1:]))
+    assert _chunks(10, 2, chunk_size=4) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
