@@ -91,5 +91,7 @@ void bind_friction(py::module_& m);
 void bind_closed_chains(py::module_& m);
 void bind_simulation(py::module_& m);
 void bind_parallel(py::module_& m);
+void bind_screw(py::module_& m);
+void bind_flexible(py::module_& m);
 
 }  // namespace mechdyn::python

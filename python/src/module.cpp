@@ -12,4 +12,6 @@ PYBIND11_MODULE(_mechdyn, m) {
   mechdyn::python::bind_closed_chains(m);
   mechdyn::python::bind_simulation(m);
   mechdyn::python::bind_parallel(m);
+  mechdyn::python::bind_screw(m);
+  mechdyn::python::bind_flexible(m);
 }
