@@ -297,14 +297,23 @@ void UrdfReader::add_joint(const urdf::Joint& joint, const JointElement& element
   }
   // <mimic>: q = multiplier q_other + offset is a holonomic coupling mechdyn's model
   // format has no place for (a loop is a cut joint between bodies, not between joint
-  // coordinates). Loading it as an independent joint would silently add a degree of
-  // freedom the robot does not have, so it is refused.
-  if (joint.mimic)
-    fail_at(source_, name,
-            "<mimic joint=" + quoted(joint.mimic->joint_name) +
-                ">: coupled joints are not supported (mechdyn has no joint-coordinate coupling); remove the <mimic> "
-                "to load it as an independent joint, or model the coupling as a loop in SDFormat or MJCF",
-            element.line);
+  // coordinates). Real files use it for grippers and coupled fingers; a user loading such a
+  // robot expects it to load (issue 13: "load what a user would expect, with a warning naming
+  // what was done"), so the joint is read as an independent joint and the warning says that
+  // the model has one more degree of freedom than the robot. A mimic of a joint the file does
+  // not have cannot be meant: refused.
+  if (joint.mimic) {
+    const std::string& other = joint.mimic->joint_name;
+    if (joint_index_.find(other) == joint_index_.end())
+      fail_at(source_, name, "<mimic joint=" + quoted(other) + ">: the file has no joint " + quoted(other), element.line);
+    warnings_.add(name,
+                  "<mimic joint=" + quoted(other) + " multiplier=\"" + shortest_decimal(joint.mimic->multiplier) +
+                      "\" offset=\"" + shortest_decimal(joint.mimic->offset) +
+                      "\">: the coupling is not enforced (mechdyn has no joint-coordinate coupling); loaded as an "
+                      "independent joint, one degree of freedom more than the robot: prescribe it or model the "
+                      "coupling as a loop",
+                  element.line);
+  }
 
   switch (joint.type) {
     case urdf::Joint::REVOLUTE:

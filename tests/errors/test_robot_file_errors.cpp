@@ -53,10 +53,10 @@ std::vector<BrokenFile> broken_urdf() {
       {"negative mass", head + R"(<link name="arm"><inertial><mass value="-2"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
          <joint name="j" type="fixed"><parent link="base"/><child link="arm"/></joint></robot>)",
        "link 'arm'", "negative"},
-      {"mimic joint", head + R"(<link name="arm">)" + kInertial + R"(</link><link name="tip">)" + kInertial +
+      {"mimic of a joint the file does not have", head + R"(<link name="arm">)" + kInertial + R"(</link><link name="tip">)" + kInertial +
                           R"(</link><joint name="j" type="continuous"><parent link="base"/><child link="arm"/></joint>
-         <joint name="k" type="continuous"><parent link="arm"/><child link="tip"/><mimic joint="j" multiplier="2"/></joint></robot>)",
-       "joint 'k'", "<mimic joint='j'>: coupled joints are not supported"},
+         <joint name="k" type="continuous"><parent link="arm"/><child link="tip"/><mimic joint="z" multiplier="2"/></joint></robot>)",
+       "joint 'k'", "<mimic joint='z'>: the file has no joint 'z'"},
       {"non-finite number", head + R"(<link name="arm"><inertial><mass value="nan"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
          <joint name="j" type="fixed"><parent link="base"/><child link="arm"/></joint></robot>)",
        "link 'arm'", ""},

@@ -275,6 +275,31 @@ TEST(UrdfReader, JointTypesMapToTheModelFormat) {
   EXPECT_TRUE(model.joints[*model.joint_index("air")].origin.isApprox(Vec3(0, 0, 3)));
 }
 
+TEST(UrdfReader, MimicJointLoadsAsAnIndependentJointWithAWarningNamingTheCoupling) {
+  // A gripper's mimic finger: loaded (a user expects the robot to load) as its own
+  // degree of freedom, never silently: the warning names the joint, the coupling and what
+  // was done. Catches a silently dropped <mimic> and a mimic joint that vanishes from q.
+  const std::string urdf = R"(<robot name="gripper">
+  <link name="palm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="left"><inertial><mass value="0.1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="right"><inertial><mass value="0.1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="finger" type="prismatic"><parent link="palm"/><child link="left"/><axis xyz="1 0 0"/>
+    <limit lower="0" upper="0.04" effort="10" velocity="1"/></joint>
+  <joint name="finger_mirror" type="prismatic"><parent link="palm"/><child link="right"/><axis xyz="-1 0 0"/>
+    <limit lower="0" upper="0.04" effort="10" velocity="1"/><mimic joint="finger" multiplier="1" offset="0.001"/></joint>
+</robot>)";
+  std::vector<std::string> warnings;
+  const Model model = read_urdf(urdf, "gripper.urdf", {}, &warnings);
+  EXPECT_EQ(model.nv, 2);
+  ASSERT_TRUE(model.joint_index("finger_mirror").has_value());
+  bool named = false;
+  for (const std::string& w : warnings)
+    named = named || (w.find("joint 'finger_mirror'") != std::string::npos &&
+                      w.find("<mimic joint='finger' multiplier=\"1\" offset=\"0.001\">") != std::string::npos &&
+                      w.find("independent joint") != std::string::npos);
+  EXPECT_TRUE(named) << "no warning names the mimic coupling";
+}
+
 // ---- SDFormat with a closed loop ------------------------------------------------------
 
 // four_bar.sdf is four_bar.yaml posed at q* (the file's header): q_yaml = q* + q_sdf.
