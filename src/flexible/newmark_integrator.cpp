@@ -76,9 +76,9 @@ void FlexibleNewmark::check_motion(const PrescribedMotion* motion, const char* w
 void FlexibleNewmark::evaluate(FlexibleSystemData& data, const VecX& q, const VecX& v,
                                const VecX& previous_acceleration, const Eigen::Ref<const VecX>& effort,
                                const VecX& multipliers, const VecX& prescribed_efforts,
-                               double baumgarte_frequency) const {
+                               double baumgarte_frequency, bool mass_matrix) const {
   flexible_kinematics(model_, system_, data, q, v);
-  flexible_mass_matrix(model_, system_, data, q);
+  if (mass_matrix) flexible_mass_matrix(model_, system_, data, q);
   flexible_bias_force(model_, system_, data, q, v, previous_acceleration);
   force_ = data.bias_force - effort;  // F = h − τ − Jᵀλ − Sᵀμ
   for (std::size_t p = 0; p < options_.prescribed.size(); ++p)
@@ -104,7 +104,7 @@ void FlexibleNewmark::initialize(FlexibleSystemData& data, NewmarkState& state, 
   }
   const VecX zero_acceleration = VecX::Zero(nv), zero_multipliers = VecX::Zero(rows), zero_efforts = VecX::Zero(np);
   const double frequency = options_.baumgarte_frequency;
-  evaluate(data, state.q, state.v, zero_acceleration, effort, zero_multipliers, zero_efforts, frequency);
+  evaluate(data, state.q, state.v, zero_acceleration, effort, zero_multipliers, zero_efforts, frequency, true);
   const Eigen::Index n = nv + rows + np;
   MatX system = MatX::Zero(n, n);
   system.topLeftCorner(nv, nv) = data.mass_matrix;
@@ -160,7 +160,9 @@ void FlexibleNewmark::step(FlexibleSystemData& data, NewmarkState& state, double
     }
     flexible_kinematics(model_, system_, data, state.q);  // the mount rotations q ⊕ Δ reads
     flexible_integrate(model_, data, state.q, displacement_, q1_);
-    evaluate(data, q1_, v1_, state.a, effort, lambda1_, mu1_, frequency);
+    // M itself only for the iteration matrix (once per step); the residual takes M a₁.
+    evaluate(data, q1_, v1_, state.a, effort, lambda1_, mu1_, frequency, iteration == 0);
+    flexible_mass_product(model_, system_, data, q1_, a1_);
     if (!force_.allFinite()) throw SolverError("Newmark: the state became non-finite at t = " + std::to_string(state.time));
     if (small_update) {  // the last update was below the tolerance: accept this iterate
       state.time += dt;
@@ -193,7 +195,7 @@ void FlexibleNewmark::step(FlexibleSystemData& data, NewmarkState& state, double
       }
       factor_.compute(iteration_matrix_);
     }
-    rhs_.head(nv).noalias() = -(data.mass_matrix * a1_);
+    rhs_.head(nv) = -data.mass_product;
     rhs_.head(nv) -= (1.0 + alpha) * force_;
     rhs_.head(nv) += alpha * state.force;
     if (rows > 0) {

@@ -25,8 +25,8 @@
 // prescribed coordinates (the Lagrange multipliers of q_a − q_a(t) = 0). All other
 // coordinates, passive joints and elastic ones, stay free. With α < 0, μ is HHT's weighted
 // effort ((1 + α) μ₁ − α μ₀ balances the weighted forces), exactly the effort at t₁ for α = 0.
-// Cost per iteration: the kinematics, M, h, the loop closure and one dense LU of size
-// nv + rows + prescribed. No allocation per step after the first.
+// Cost per iteration: the kinematics, M a (M itself once per step), h, the loop closure;
+// one dense LU of size nv + rows + prescribed per step. No allocation per step after the first.
 #pragma once
 
 #include <vector>
@@ -86,7 +86,7 @@ class FlexibleNewmark {
   // F = h − τ − Jᵀλ, the constraint residual and the Jacobian at (q, v) into the workspace.
   void evaluate(FlexibleSystemData& data, const VecX& q, const VecX& v, const VecX& previous_acceleration,
                 const Eigen::Ref<const VecX>& effort, const VecX& multipliers, const VecX& prescribed_efforts,
-                double baumgarte_frequency) const;
+                double baumgarte_frequency, bool mass_matrix) const;
   void check_motion(const PrescribedMotion* motion, const char* where) const;
 
   const Model& model_;
