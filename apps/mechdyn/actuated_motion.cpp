@@ -47,6 +47,16 @@ std::size_t table_interval(const RunTable& table, double t, const std::string& p
   return low;
 }
 
+void PrescribedTable::require_times(double duration) const {
+  table_interval(table_, 0.0, path_);
+  table_interval(table_, duration, path_);
+}
+
+void EffortTable::require_times(double duration) const {
+  table_interval(table_, 0.0, path_);
+  table_interval(table_, duration, path_);
+}
+
 PrescribedPositions::PrescribedPositions(const std::vector<std::string>& expressions, Eigen::Index count,
                                          const std::string& element) {
   if (static_cast<Eigen::Index>(expressions.size()) != count)

@@ -30,6 +30,8 @@ class PrescribedSource {
   virtual ~PrescribedSource() = default;
   /// q_a, q̇_a, q̈_a at t into `out` (sized by the caller: one entry per actuated coordinate).
   virtual void sample(double t, PrescribedMotion& out) = 0;
+  /// UsageError unless the source covers [0, duration] (a table's times); checked before a run.
+  virtual void require_times(double duration) const { (void)duration; }
 };
 
 class PrescribedPositions final : public PrescribedSource {
@@ -48,6 +50,7 @@ class PrescribedTable final : public PrescribedSource {
   /// `names`: the actuated coordinates' names (velocity_labels: joint name, `_1`/`_2`).
   PrescribedTable(const std::string& path, const std::vector<std::string>& names);
   void sample(double t, PrescribedMotion& out) override;
+  void require_times(double duration) const override;
 
  private:
   std::string path_;
@@ -60,6 +63,7 @@ class EffortTable {
   EffortTable(const std::string& path, const std::vector<std::string>& names);
   /// τ_a(t) into `values` (one per name).
   void sample(double t, Eigen::Ref<VecX> values) const;
+  void require_times(double duration) const;
 
  private:
   std::string path_;

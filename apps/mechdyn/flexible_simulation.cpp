@@ -118,6 +118,8 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   if (!s.tau_table.empty()) effort_table = std::make_unique<EffortTable>(s.tau_table, actuated_names);
   if (s.positions) prescribed = std::make_unique<PrescribedPositions>(*s.positions, na, "positions");
   if (!s.motion_table.empty()) prescribed = std::make_unique<PrescribedTable>(s.motion_table, actuated_names);
+  if (prescribed) prescribed->require_times(s.duration);  // before the first row is written
+  if (effort_table) effort_table->require_times(s.duration);
   VecX table_efforts = VecX::Zero(na);
   auto efforts_at = [&](double t, VecX& effort) {
     effort.setZero();

@@ -199,8 +199,8 @@ void FlexibleNewmark::step(FlexibleSystemData& data, NewmarkState& state, double
     rhs_.head(nv) -= (1.0 + alpha) * force_;
     rhs_.head(nv) += alpha * state.force;
     if (rows > 0) {
-      rhs_.segment(nv, rows).noalias() = -(data.loop_jacobian * a1_);
-      rhs_.segment(nv, rows) -= constraint_;
+      rhs_.segment(nv, rows) = -constraint_;
+      rhs_.segment(nv, rows).noalias() -= data.loop_jacobian * a1_;  // (−(J a) would allocate a temporary)
     }
     for (Eigen::Index p = 0; p < np; ++p)
       rhs_[nv + rows + p] = motion->acceleration[p] - a1_[options_.prescribed[static_cast<std::size_t>(p)]];
