@@ -42,7 +42,8 @@ struct NewmarkOptions {
   double baumgarte_damping = 1.0;     // ζ of eq. (60)
   double baumgarte_frequency = 0.0;   // ω_b (rad/s) of eq. (60); 0: 1/(2 Δt) when stepping
   int max_iterations = 50;
-  double tolerance = 1e-10;           // on the acceleration update, relative to 1 + |a|
+  double tolerance = 1e-10;           // on the acceleration update, relative to 1 + |a|; an update that
+                                      // stalls below 1000 × tolerance (round-off) is accepted too
   std::vector<int> prescribed;        // velocity indices of joint coordinates whose motion is prescribed
                                       // (revolute, prismatic, universal, cylindrical: q̇ = v); empty: none
 };
