@@ -10,11 +10,14 @@
 // The start is assembled (flexible/assembly.hpp: loops closed and J v = 0 by moving the
 // passive joints only). Alongside runs the rigid equivalent (every beam rigid, its
 // undeformed inertia) under the same inputs, for the markers' deviation from the rigid
-// mechanism and its efforts (off with `rigid_reference: false`).
+// mechanism and its efforts (off with `rigid_reference: false`); when the reference's step
+// fails (a rigid mechanism falling through a singular pose, say) it stops with one warning
+// line and its columns stay empty from there — the flexible run goes on.
 // One CSV row per output interval: t, q (joints, elastic), v, markers, deviations, efforts,
 // the largest constraint violation, Newton iterations, kinetic, gravity and strain energy.
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -195,8 +198,9 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   std::ostream& out = csv.stream();
   out << csv_header_line(header);
   std::string row;
+  bool reference_alive = s.rigid_reference;
   auto write_row = [&]() {
-    for (auto& run : runs) run->measure();
+    for (std::size_t r = 0; r < (reference_alive ? runs.size() : 1); ++r) runs[r]->measure();
     const NewmarkState& state = flexible.state;
     check_finite(state.q, "the configuration at t = " + format_number(state.time) + " s");
     row = format_number(state.time);
@@ -207,11 +211,14 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
     if (s.rigid_reference)
       for (std::size_t m = 0; m < model.markers.size(); ++m)
         for (int c = 0; c < 3; ++c)
-          row += "," + format_number(flexible.data.marker_position[m][c] - runs[1]->data.marker_position[m][c]);
+          row += reference_alive ? "," + format_number(flexible.data.marker_position[m][c] -
+                                                       runs[1]->data.marker_position[m][c])
+                                 : std::string(",");
     for (Eigen::Index p = 0; p < na; ++p)
       row += "," + format_number(driven ? state.prescribed_efforts[p] : flexible.effort[actuated[static_cast<std::size_t>(p)]]);
     if (s.rigid_reference && driven)
-      for (Eigen::Index p = 0; p < na; ++p) row += "," + format_number(runs[1]->state.prescribed_efforts[p]);
+      for (Eigen::Index p = 0; p < na; ++p)
+        row += reference_alive ? "," + format_number(runs[1]->state.prescribed_efforts[p]) : std::string(",");
     row += "," + format_number(flexible.violation) + "," + std::to_string(state.iterations);
     row += "," + format_number(flexible.energy.kinetic) + "," + format_number(flexible.energy.gravity) + "," +
            format_number(flexible.energy.strain);
@@ -227,14 +234,19 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   for (long k = 1; k <= intervals; ++k) {
     const double t1 = k == intervals ? s.duration : static_cast<double>(k) * s.step;
     if (driven) prescribed->sample(t1, motion);
-    for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (std::size_t r = 0; r < (reference_alive ? runs.size() : 1); ++r) {
       Run& run = *runs[r];
       efforts_at(t1, run.effort);
       try {
         run.newmark.step(run.data, run.state, t1 - run.state.time, run.effort, driven ? &motion : nullptr);
       } catch (const SolverError& e) {
         if (r == 0) throw;
-        throw SolverError(std::string("the rigid reference run (rigid_reference: false turns it off): ") + e.what());
+        // The reference is an aid, not the run: it stops (one warning line), its columns are
+        // empty from here on, the flexible run goes on.
+        reference_alive = false;
+        std::cerr << "mechdyn: warning: the rigid reference stopped at t = " << format_number(t1) << " s (" << e.what()
+                  << "); its columns are empty from there\n";
+        continue;
       }
       run.state.time = t1;  // no drift of the output grid
     }

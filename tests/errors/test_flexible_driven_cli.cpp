@@ -120,6 +120,20 @@ TEST(FlexibleDrivenCli, TauTableDrivesAForwardRun) {
   }
 }
 
+// The 3-RRRU falling with zero torques: the rigid reference's Newmark step fails when the
+// rigid robot moves fast (t = 0.383 s); the run goes on with one warning and empty reference
+// columns. Catches: an auxiliary run that kills the main one, or NaN written for its columns.
+TEST(FlexibleDrivenCli, AFailingRigidReferenceStopsWithAWarning) {
+  const CliResult r = run_cli("simulate " + source_path("examples/models/rrru_3_flexible.yaml") +
+                              " --duration 0.5 --step 0.001 --every 100");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("mechdyn: warning: the rigid reference stopped at t = ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_EQ(r.out.find("nan"), std::string::npos);
+  const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  EXPECT_NE(last.find(",,,"), std::string::npos) << last;  // the three deviation fields, empty
+}
+
 TEST(FlexibleDrivenCli, BadInputIsOneLine) {
   const std::string table = write_temporary_file("short.csv", "t_s,q_link1_rad\n0,0\n1,0\n");
   const std::string efforts = write_temporary_file("efforts_ok.csv", "t_s,effort_link1_N_m,effort_link2_N_m\n0,0,0\n1,0,0\n");
