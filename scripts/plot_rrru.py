@@ -78,12 +78,13 @@ def main(directory):
     fig.tight_layout()
     fig.savefig(os.path.join(directory, "rrru_driven_deviation.png"), dpi=120)
 
-    fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    fig, axes = plt.subplots(3, 1, figsize=(8, 8), sharex=True)
     d = driven[4]
     for j in joints:
-        axes[0].plot(d["t_s"], d["effort_%s_N_m" % j], lw=0.6, label="%s flexible" % j)
-        axes[0].plot(d["t_s"], d["rigid_effort_%s_N_m" % j], "k--", lw=0.8)
-        axes[1].plot(d["t_s"], d["effort_%s_N_m" % j] - d["rigid_effort_%s_N_m" % j], lw=0.6, label=j)
+        line, = axes[0].plot(damped["t_s"], damped["effort_%s_N_m" % j], lw=1.0, label="%s flexible (2 %% damping)" % j)
+        axes[0].plot(d["t_s"], d["rigid_effort_%s_N_m" % j], "--", color=line.get_color(), lw=1.0)
+        axes[1].plot(d["t_s"], d["effort_%s_N_m" % j] - d["rigid_effort_%s_N_m" % j], lw=0.4, label=j)
+        axes[2].plot(damped["t_s"], damped["effort_%s_N_m" % j] - damped["rigid_effort_%s_N_m" % j], lw=0.6, label=j)
         diff = d["effort_%s_N_m" % j] - d["rigid_effort_%s_N_m" % j]
         late = d["t_s"] > 1.0
         print("(b) 4 el.: torque %s flexible - rigid: range %.3f .. %.3f N m (after 1 s: %.3f .. %.3f); rigid "
@@ -91,8 +92,11 @@ def main(directory):
                                                   np.abs(d["rigid_effort_%s_N_m" % j] -
                                                          np.interp(d["t_s"], ik["t_s"], ik["effort_%s_N_m" % j])).max()))
     axes[0].set_ylabel("torque (N m); dashed: rigid")
-    axes[1].set_ylabel("flexible - rigid (N m)")
-    axes[1].set_xlabel("t (s)")
+    axes[0].legend(fontsize=8)
+    axes[1].set_ylabel("flexible - rigid (N m)\nundamped")
+    axes[2].set_ylabel("flexible - rigid (N m)\n2 % damping")
+    axes[2].set_ylim(-0.05, 0.05)
+    axes[2].set_xlabel("t (s)")
     axes[1].legend()
     axes[0].set_title("3-RRRU position-driven: actuator torques (4 elements per link)")
     fig.tight_layout()
