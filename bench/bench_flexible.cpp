@@ -5,15 +5,25 @@
 // crba + rnea (the beam replaced by a rigid body). Per step counters: Newton iterations.
 // "ms per simulated second" = time per step × 1000 (1 ms steps). Ratios within one run
 // only (the machine is shared: docs/benchmarks.md).
+// The 3-RRRU robot (examples/models/rrru_3_flexible.yaml, issue 11 §5): a whole 5 s run at
+// 1 ms, position-driven along the rigid inverse kinematics of the circle of eq. (71)
+// (computed once in the set-up from the rigid robot, parallel/prescribed_motion_kinematics),
+// with 1 and 4 elements per flexible link and the rigid robot (rigid_equivalent) through the
+// same integrator; counter `realtime_factor` = simulated seconds per second of CPU time.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/flexible/assembly.hpp"
+#include "mechdyn/flexible/equilibrium.hpp"
 #include "mechdyn/flexible/newmark.hpp"
 #include "mechdyn/io/model_file.hpp"
 #include "mechdyn/model/data.hpp"
+#include "mechdyn/parallel/prescribed_motion_kinematics.hpp"
 
 namespace {
 
@@ -99,6 +109,77 @@ void rigid_evaluation(benchmark::State& state) {
   }
 }
 
+// The 3-RRRU robot with `elements` per flexible link (0: its rigid equivalent).
+Model rrru(int elements) {
+  Model model = load_model_file(std::string(MECHDYN_SOURCE_DIR) + "/examples/models/rrru_3_flexible.yaml");
+  if (elements == 0) return rigid_equivalent(model);
+  for (Body& body : model.bodies)
+    if (body.flexible) body.flexible->elements = elements;
+  finalize_model(model, "bench");
+  return model;
+}
+
+// q_a, q̇_a, q̈_a of the three actuators along the circle, every 1 ms for 5 s: the rigid
+// robot's inverse kinematics (as `mechdyn invdyn --motion-expr` computes it).
+const std::vector<PrescribedMotion>& circle_motion() {
+  static const std::vector<PrescribedMotion> motion = [] {
+    const Model rigid = rrru(0);
+    Data data(rigid);
+    const int platform = *rigid.body_index("platform");
+    PrescribedMotionWorkspace work(rigid, platform);
+    VecX q = VecX::Zero(rigid.nq), v = VecX::Zero(rigid.nv), a = VecX::Zero(rigid.nv);
+    const std::vector<int> actuated = actuated_velocities(rigid);
+    std::vector<PrescribedMotion> out;
+    for (int k = 0; k <= 5000; ++k) {
+      const double t = 1e-3 * k, w = 2.0;  // eq. (71); the platform frame origin is 0.1 m from the centre
+      BodyMotionSample sample;
+      sample.time = t;
+      sample.position = Vec3(0.1 * std::cos(w * t) + 0.1, 0.1 * std::sin(w * t), -0.7);
+      sample.velocity = Vec3(-0.1 * w * std::sin(w * t), 0.1 * w * std::cos(w * t), 0.0);
+      sample.acceleration = Vec3(-0.1 * w * w * std::cos(w * t), -0.1 * w * w * std::sin(w * t), 0.0);
+      solve_body_motion(rigid, data, work, sample, q, v, a);
+      PrescribedMotion m;
+      m.position = m.velocity = m.acceleration = VecX::Zero(3);
+      for (int p = 0; p < 3; ++p) m.position[p] = q[actuated[p]], m.velocity[p] = v[actuated[p]],
+                                  m.acceleration[p] = a[actuated[p]];
+      out.push_back(m);
+    }
+    return out;
+  }();
+  return motion;
+}
+
+void rrru_circle_run(benchmark::State& state) {
+  const Model model = rrru(static_cast<int>(state.range(0)));
+  const FlexibleSystem system = make_flexible_system(model);
+  FlexibleSystemData data(model, system);
+  NewmarkOptions options;
+  options.prescribed = actuated_velocities(model);
+  FlexibleNewmark newmark(model, system, options);
+  const std::vector<PrescribedMotion>& motion = circle_motion();
+  const VecX effort = VecX::Zero(model.nv);
+  long iterations = 0, steps = 0, runs = 0;
+  for (auto _ : state) {
+    NewmarkState s;
+    s.q = VecX::Zero(model.nq);
+    s.v = VecX::Zero(model.nv);
+    for (int p = 0; p < 3; ++p) s.v[options.prescribed[p]] = motion[0].velocity[p];
+    assemble_flexible_state(model, system, data, s.q, s.v, options.prescribed);  // the passive velocities
+    newmark.initialize(data, s, effort, &motion[0]);
+    for (std::size_t k = 1; k < motion.size(); ++k) {
+      newmark.step(data, s, 1e-3, effort, &motion[k]);
+      iterations += s.iterations;
+      ++steps;
+    }
+    benchmark::DoNotOptimize(s.q.data());
+    ++runs;
+  }
+  state.counters["nv"] = model.nv;
+  state.counters["newton_iterations"] = static_cast<double>(iterations) / static_cast<double>(steps);
+  state.counters["realtime_factor"] = benchmark::Counter(5.0 * static_cast<double>(runs), benchmark::Counter::kIsRate);
+}
+
+BENCHMARK(rrru_circle_run)->Arg(4)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(newmark_step, arm_1_element, arm(1), 0.3);
 BENCHMARK_CAPTURE(newmark_step, arm_4_elements, arm(4), 0.3);
 BENCHMARK_CAPTURE(newmark_step, chain_4_elements, std::string(kChain), 0.0);

@@ -35,6 +35,9 @@ max_steps: 1000
 max_wall_time: 60
 """)
 write("scenario_reader", "forward.yaml", "model: m.yaml\nmode: forward\ntau: '2*sin(t), min(t, 1), 0'\n")
+write("scenario_reader", "driven.yaml", "model: m.yaml\nmode: inverse\npositions: ['0.1*t', 0]\nrigid_reference: false\n")
+write("scenario_reader", "driven_table.yaml", "model: m.yaml\nmode: inverse\nmotion_table: ik.csv\n")
+write("scenario_reader", "forward_table.yaml", "model: m.yaml\nmode: forward\ntau_table: efforts.csv\n")
 
 # number_lists: first byte = expected count.
 for i, (count, text) in enumerate([(3, "0.1,-0.2,0.3"), (5, "0, 0, 0, 0, 1e-3"), (2, "sin(t), min(t, 1)"),
@@ -50,6 +53,7 @@ states = {
     "four_bar.yaml": ["0.3,1,1.5", "1,0,0"],
     "panda_7dof.yaml": ["0,0,0,-1.5,0,1.5,0.7", "", "1,1,1,1,1,1,1"],
     "planar_3dof_arm.yaml": ["0.1,0.2,0.3", "1,2,3", "", "1,1,1"],
+    "flexible_arm.yaml": None,  # the FFR path of eval (flexible_eval.cpp)
 }
 for name, state in states.items():
     with open(os.path.join(root, "examples", "models", name), "rb") as f:

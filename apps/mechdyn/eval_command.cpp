@@ -22,6 +22,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "flexible_eval.hpp"
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
 #include "mechdyn/model/data.hpp"
@@ -58,10 +59,14 @@ void text_vector(std::ostream& out, const char* title, const std::vector<Coordin
 
 void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   const Model model = load_model(o.model_path);
-  require_rigid_bodies(model, o.model_path, "mechdyn eval");  // flexible bodies: issue 11, second part
   VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq") : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "--q");
   const VecX v = o.has_v ? parse_number_list(o.v, "--v", model.nv, "nv") : VecX::Zero(model.nv);
+  if (has_flexible_bodies(model)) {  // flexible_eval.cpp (docs/flexible-bodies.md "mechdyn eval")
+    const VecX tau = o.has_tau ? parse_number_list(o.tau, "--tau", model.nv, "nv") : VecX();
+    run_flexible_eval(model, q, v, o.has_tau ? &tau : nullptr, o.has_a, o.json, stdout_stream);
+    return;
+  }
   const bool recursive = resolve_method(o.method, model) == "recursive";
 
   VecX a, tau;

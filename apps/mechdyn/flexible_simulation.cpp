@@ -1,16 +1,33 @@
-// mechdyn simulate on models with flexible bodies: forward dynamics under joint efforts
-// tau(t), Newmark average acceleration or HHT-α with Baumgarte-stabilised cut joints
-// (flexible/newmark.hpp; docs/flexible-bodies.md "Time integration"), one CSV row per
-// output interval: t, the joints' q and v, the elastic coordinates and velocities, every
-// marker's world position, the largest constraint violation, the Newton iterations, and the
-// kinetic, gravity and strain energy.
+// mechdyn simulate on models with flexible bodies (docs/flexible-bodies.md "Time
+// integration", "Position-driven runs"), Newmark average acceleration or HHT-α with
+// Baumgarte-stabilised cut joints (flexible/newmark.hpp):
+//  - mode forward: efforts τ(t) on the joints (`tau`: expressions, one per joint velocity;
+//    or `tau_table`: a CSV of the actuated coordinates' efforts);
+//  - mode inverse (position-driven): the actuated coordinates follow q_a(t) (`positions`:
+//    expressions; or `motion_table`: a CSV with q_, v_, a_ columns), everything else —
+//    passive joints and elastic coordinates — free; the efforts that make them follow are
+//    the multipliers of q_a − q_a(t) = 0.
+// The start is assembled (flexible/assembly.hpp: loops closed and J v = 0 by moving the
+// passive joints only). Alongside runs the rigid equivalent (every beam rigid, its
+// undeformed inertia) under the same inputs, for the markers' deviation from the rigid
+// mechanism and its efforts (off with `rigid_reference: false`); when the reference's step
+// fails (a rigid mechanism falling through a singular pose, say) it stops with one warning
+// line and its columns stay empty from there — the flexible run goes on.
+// One CSV row per output interval: t, q (joints, elastic), v, markers, deviations, efforts,
+// the largest constraint violation, Newton iterations, kinetic, gravity and strain energy.
+#include <algorithm>
 #include <cmath>
+#include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "actuated_motion.hpp"
 #include "common.hpp"
 #include "csv_output.hpp"
 #include "flexible_simulation.hpp"
+#include "mechdyn/flexible/assembly.hpp"
+#include "mechdyn/flexible/equilibrium.hpp"
 #include "mechdyn/flexible/newmark.hpp"
 #include "progress.hpp"
 #include "time_expressions.hpp"
@@ -32,43 +49,129 @@ std::vector<std::string> elastic_names(const Model& model) {
   return out;
 }
 
+// One integrated mechanism: the model, its system, workspace, integrator and state.
+struct Run {
+  Run(const Model& m, const NewmarkOptions& options)
+      : model(m), system(make_flexible_system(model)), data(model, system), newmark(model, system, options) {}
+  Model model;
+  FlexibleSystem system;
+  FlexibleSystemData data;
+  FlexibleNewmark newmark;
+  NewmarkState state;
+  VecX effort;
+  double violation = 0.0;
+  FlexibleEnergies energy;
+
+  // Markers, energies and the constraint violation at the state.
+  void measure() {
+    flexible_kinematics(model, system, data, state.q, state.v);
+    flexible_mass_matrix(model, system, data, state.q);
+    energy = flexible_energies(model, system, data, state.q, state.v);
+    violation = 0.0;
+    if (model.num_loop_rows > 0) {
+      flexible_loop_closure(model, system, data, state.q, VecX());
+      violation = data.loop_residual.cwiseAbs().maxCoeff();
+    }
+  }
+};
+
+VecX start_vector(const std::optional<std::string>& text, const char* option, Eigen::Index full, Eigen::Index joints,
+                  const VecX& fallback) {
+  if (!text) return fallback;
+  const auto count = std::count(text->begin(), text->end(), ',') + 1;
+  if (count == joints && joints != full) {  // the joints' part only: elastic coordinates zero
+    VecX out = VecX::Zero(full);
+    out.head(joints) = parse_number_list(*text, option, joints, "joint");
+    return out;
+  }
+  return parse_number_list(*text, option, full, option[0] == 'q' ? "nq" : "nv");
+}
+
 }  // namespace
 
 void run_flexible_simulation(const Model& model, const Settings& s, std::ostream& standard_output) {
-  if (s.mode != "forward")
-    throw UsageError("simulate: models with flexible bodies run forward dynamics only (mode forward)");
+  const bool driven = s.mode == "inverse";
   if (s.velocities || s.accelerations)
-    throw UsageError("simulate: models with flexible bodies take joint efforts (tau), not accelerations or velocities");
+    throw UsageError(
+        "simulate: models with flexible bodies take joint efforts (tau, tau_table) in mode forward, or the actuated "
+        "positions (positions, motion_table) in mode inverse, not accelerations or velocities");
+  if (driven && !s.positions && s.motion_table.empty())
+    throw UsageError("simulate: mode inverse on a model with flexible bodies needs the actuated joints' motion: "
+                     "positions (expressions of t) or motion_table (a CSV file)");
   if (s.integrator != "newmark" && s.integrator != "hht")
     throw UsageError("simulate: integrator '" + s.integrator + "' does not treat flexible bodies (newmark or hht)");
   const Eigen::Index nv = model.nv, joints = model.rigid_nv;
-  VecX q = s.q0                                    ? parse_number_list(*s.q0, "q0", model.nq, "nq")
-           : model.initial_configuration.size() > 0 ? model.initial_configuration
-                                                    : model.neutral_configuration();
-  check_and_normalize_quaternions(model, q, "q0");
-  const VecX v = s.v0 ? parse_number_list(*s.v0, "v0", nv, "nv") : VecX::Zero(nv);
-  std::vector<std::string> source = s.tau.value_or(std::vector<std::string>());
-  if (source.empty()) source.assign(static_cast<std::size_t>(joints), "0");
-  if (static_cast<Eigen::Index>(source.size()) != joints)
-    throw UsageError("tau has " + std::to_string(source.size()) + " expressions, the model needs " +
-                     std::to_string(joints) + " (one per joint velocity; the elastic coordinates take none)");
-  TimeExpressions expressions(source, "tau");
+  const std::vector<int> actuated = actuated_velocities(model);
+  const Eigen::Index na = static_cast<Eigen::Index>(actuated.size());
+  const auto vlabels = velocity_labels(model);
+  std::vector<std::string> actuated_names;
+  for (int k : actuated) actuated_names.push_back(vlabels[static_cast<std::size_t>(k)].name);
+  if (driven && na == 0) throw UsageError("simulate: mode inverse needs actuated joints; the model has none");
 
-  const FlexibleSystem system = make_flexible_system(model);
-  FlexibleSystemData data(model, system);
+  // ---- inputs ----
+  std::unique_ptr<TimeExpressions> expressions;
+  std::unique_ptr<EffortTable> effort_table;
+  std::unique_ptr<PrescribedSource> prescribed;
+  if (s.tau) {
+    if (static_cast<Eigen::Index>(s.tau->size()) != joints)
+      throw UsageError("tau has " + std::to_string(s.tau->size()) + " expressions, the model needs " +
+                       std::to_string(joints) + " (one per joint velocity; the elastic coordinates take none)");
+    expressions = std::make_unique<TimeExpressions>(*s.tau, "tau");
+  }
+  if (!s.tau_table.empty()) effort_table = std::make_unique<EffortTable>(s.tau_table, actuated_names);
+  if (s.positions) prescribed = std::make_unique<PrescribedPositions>(*s.positions, na, "positions");
+  if (!s.motion_table.empty()) prescribed = std::make_unique<PrescribedTable>(s.motion_table, actuated_names);
+  if (prescribed) prescribed->require_times(s.duration);  // before the first row is written
+  if (effort_table) effort_table->require_times(s.duration);
+  VecX table_efforts = VecX::Zero(na);
+  auto efforts_at = [&](double t, VecX& effort) {
+    effort.setZero();
+    if (expressions) expressions->evaluate(t, effort.head(joints));
+    if (effort_table) {
+      effort_table->sample(t, table_efforts);
+      for (Eigen::Index p = 0; p < na; ++p) effort[actuated[static_cast<std::size_t>(p)]] += table_efforts[p];
+    }
+  };
+  PrescribedMotion motion;
+  motion.position = motion.velocity = motion.acceleration = VecX::Zero(na);
+
+  // ---- the runs: the model, and its rigid equivalent alongside ----
   NewmarkOptions options;
   if (s.integrator == "hht") options.alpha = -0.1;
-  FlexibleNewmark newmark(model, system, options);
-  NewmarkState state;
-  state.q = q;
-  state.v = v;
-  VecX effort = VecX::Zero(nv);
-  expressions.evaluate(0.0, effort.head(joints));
-  newmark.initialize(data, state, effort);
+  if (driven) options.prescribed = actuated;
+  std::vector<std::unique_ptr<Run>> runs;
+  runs.push_back(std::make_unique<Run>(model, options));
+  if (s.rigid_reference) runs.push_back(std::make_unique<Run>(rigid_equivalent(model), options));
+  Run& flexible = *runs[0];
 
+  const VecX fallback = model.initial_configuration.size() > 0 ? model.initial_configuration
+                                                               : model.neutral_configuration();
+  VecX q = start_vector(s.q0, "q0", model.nq, model.rigid_nq, fallback);
+  check_and_normalize_quaternions(model, q, "q0");
+  VecX v = start_vector(s.v0, "v0", nv, joints, VecX::Zero(nv));
+  if (driven) {
+    prescribed->sample(0.0, motion);
+    for (Eigen::Index p = 0; p < na; ++p) {
+      const int k = actuated[static_cast<std::size_t>(p)];
+      q[model.joints[static_cast<std::size_t>(model.dof_body[static_cast<std::size_t>(k)])].q_index +
+        (k - model.joints[static_cast<std::size_t>(model.dof_body[static_cast<std::size_t>(k)])].v_index)] =
+          motion.position[p];
+      v[k] = motion.velocity[p];
+    }
+  }
+  for (auto& run : runs) {
+    run->state.q = q.head(run->model.nq);
+    run->state.v = v.head(run->model.nv);
+    // Assembled start: loops closed and J v = 0 by the passive joints (the actuated held).
+    assemble_flexible_state(run->model, run->system, run->data, run->state.q, run->state.v, actuated);
+    run->effort = VecX::Zero(run->model.nv);
+    efforts_at(0.0, run->effort);
+    run->newmark.initialize(run->data, run->state, run->effort, driven ? &motion : nullptr);
+  }
+
+  // ---- header ----
   std::vector<std::string> header{"t_s"};
   const auto qlabels = configuration_labels(model);
-  const auto vlabels = velocity_labels(model);
   const std::vector<std::string> elastic = elastic_names(model);
   for (const auto& l : qlabels) header.push_back("q_" + l.name + (l.unit.empty() ? "" : "_" + l.unit));
   for (const std::string& name : elastic) header.push_back("e_" + name);
@@ -76,6 +179,16 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   for (const std::string& name : elastic) header.push_back("edot_" + name + "_per_s");
   for (const Marker& marker : model.markers)
     for (const char* c : {"x", "y", "z"}) header.push_back("marker_" + marker.name + "_" + c + "_m");
+  if (s.rigid_reference)  // flexible minus rigid, world frame
+    for (const Marker& marker : model.markers)
+      for (const char* c : {"x", "y", "z"}) header.push_back("deviation_" + marker.name + "_" + c + "_m");
+  auto effort_unit = [&](int k) { return vlabels[static_cast<std::size_t>(k)].unit == "rad" ? "_N_m" : "_N"; };
+  for (Eigen::Index p = 0; p < na; ++p)
+    header.push_back("effort_" + actuated_names[static_cast<std::size_t>(p)] + effort_unit(actuated[static_cast<std::size_t>(p)]));
+  if (s.rigid_reference && driven)
+    for (Eigen::Index p = 0; p < na; ++p)
+      header.push_back("rigid_effort_" + actuated_names[static_cast<std::size_t>(p)] +
+                       effort_unit(actuated[static_cast<std::size_t>(p)]));
   // constraint_violation: the largest |Φ| row (m for positions, rad-like for directions)
   for (const char* name : {"constraint_violation", "newton_iterations", "kinetic_energy_J", "gravity_energy_J",
                            "strain_energy_J"})
@@ -85,24 +198,30 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   std::ostream& out = csv.stream();
   out << csv_header_line(header);
   std::string row;
+  bool reference_alive = s.rigid_reference;
   auto write_row = [&]() {
-    // The energies and markers at the state: kinematics with v, then M.
-    flexible_kinematics(model, system, data, state.q, state.v);
-    flexible_mass_matrix(model, system, data, state.q);
-    const FlexibleEnergies energy = flexible_energies(model, system, data, state.q, state.v);
-    double violation = 0.0;
-    if (model.num_loop_rows > 0) {
-      flexible_loop_closure(model, system, data, state.q, VecX());
-      violation = data.loop_residual.cwiseAbs().maxCoeff();
-    }
+    for (std::size_t r = 0; r < (reference_alive ? runs.size() : 1); ++r) runs[r]->measure();
+    const NewmarkState& state = flexible.state;
     check_finite(state.q, "the configuration at t = " + format_number(state.time) + " s");
     row = format_number(state.time);
     for (Eigen::Index i = 0; i < model.nq; ++i) row += "," + format_number(state.q[i]);
     for (Eigen::Index i = 0; i < nv; ++i) row += "," + format_number(state.v[i]);
-    for (const Vec3& p : data.marker_position)
+    for (const Vec3& p : flexible.data.marker_position)
       for (int c = 0; c < 3; ++c) row += "," + format_number(p[c]);
-    row += "," + format_number(violation) + "," + std::to_string(state.iterations);
-    row += "," + format_number(energy.kinetic) + "," + format_number(energy.gravity) + "," + format_number(energy.strain);
+    if (s.rigid_reference)
+      for (std::size_t m = 0; m < model.markers.size(); ++m)
+        for (int c = 0; c < 3; ++c)
+          row += reference_alive ? "," + format_number(flexible.data.marker_position[m][c] -
+                                                       runs[1]->data.marker_position[m][c])
+                                 : std::string(",");
+    for (Eigen::Index p = 0; p < na; ++p)
+      row += "," + format_number(driven ? state.prescribed_efforts[p] : flexible.effort[actuated[static_cast<std::size_t>(p)]]);
+    if (s.rigid_reference && driven)
+      for (Eigen::Index p = 0; p < na; ++p)
+        row += reference_alive ? "," + format_number(runs[1]->state.prescribed_efforts[p]) : std::string(",");
+    row += "," + format_number(flexible.violation) + "," + std::to_string(state.iterations);
+    row += "," + format_number(flexible.energy.kinetic) + "," + format_number(flexible.energy.gravity) + "," +
+           format_number(flexible.energy.strain);
     row += '\n';
     out << row;
     csv.check();
@@ -114,9 +233,23 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   write_row();
   for (long k = 1; k <= intervals; ++k) {
     const double t1 = k == intervals ? s.duration : static_cast<double>(k) * s.step;
-    expressions.evaluate(t1, effort.head(joints));
-    newmark.step(data, state, t1 - state.time, effort);
-    state.time = t1;  // no drift of the output grid
+    if (driven) prescribed->sample(t1, motion);
+    for (std::size_t r = 0; r < (reference_alive ? runs.size() : 1); ++r) {
+      Run& run = *runs[r];
+      efforts_at(t1, run.effort);
+      try {
+        run.newmark.step(run.data, run.state, t1 - run.state.time, run.effort, driven ? &motion : nullptr);
+      } catch (const SolverError& e) {
+        if (r == 0) throw;
+        // The reference is an aid, not the run: it stops (one warning line), its columns are
+        // empty from here on, the flexible run goes on.
+        reference_alive = false;
+        std::cerr << "mechdyn: warning: the rigid reference stopped at t = " << format_number(t1) << " s (" << e.what()
+                  << "); its columns are empty from there\n";
+        continue;
+      }
+      run.state.time = t1;  // no drift of the output grid
+    }
     if (k % s.every == 0 || k == intervals) {
       write_row();
       ++rows;
@@ -126,8 +259,9 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   progress.finish();
   csv.commit();
   if (!csv.to_regular_file()) return;
-  standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, forward dynamics, " << s.integrator
-                  << ") to " << s.output << "\n";
+  standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, "
+                  << (driven ? "position-driven" : "forward dynamics") << ", " << s.integrator
+                  << (s.rigid_reference ? ", rigid reference alongside" : "") << ") to " << s.output << "\n";
 }
 
 }  // namespace mechdyn::cli

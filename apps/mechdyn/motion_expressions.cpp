@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "common.hpp"
 #include "mechdyn/math/skew.hpp"
@@ -60,51 +61,63 @@ MotionExpressions::MotionExpressions(const std::string& text, const std::string&
   } catch (const InvalidArgument& e) {
     throw UsageError(e.what());
   }
-  const Eigen::Index n = static_cast<Eigen::Index>(expressions.size());
-  value_ = VecX::Zero(n), first_ = VecX::Zero(n), second_ = VecX::Zero(n);
-  plus_ = VecX::Zero(n), minus_ = VecX::Zero(n), error_ = VecX::Zero(n);
+  derivatives_ = std::make_unique<ExpressionDerivatives>(*expressions_, element);
 }
 
-void MotionExpressions::differentiate(double t, bool second) {
+namespace {
+constexpr int kTable = 10;
+}  // namespace
+
+ExpressionDerivatives::ExpressionDerivatives(TimeExpressions& expressions, std::string element)
+    : expressions_(&expressions), element_(std::move(element)) {
+  const Eigen::Index n = expressions.size();
+  value = VecX::Zero(n), first = VecX::Zero(n), second = VecX::Zero(n);
+  plus_ = VecX::Zero(n), minus_ = VecX::Zero(n), best_ = VecX::Zero(n), answer_ = VecX::Zero(n);
+  done_.assign(static_cast<std::size_t>(n), 0);
+  table_.assign(static_cast<std::size_t>(n) * kTable * kTable, 0.0);
+}
+
+void ExpressionDerivatives::evaluate(double t, bool with_second) {
   // Ridders: per expression a tableau a[j][i] of central differences at h_i = h₀ / 1.4^i,
   // extrapolated in h²; every expression is evaluated once per step (all of them together).
-  constexpr int kTable = 10;
   constexpr double kShrink = 1.4, kShrink2 = kShrink * kShrink, kSafe = 2.0;
-  const Eigen::Index n = value_.size();  // at most 6
-  expressions_->evaluate(t, value_);
-  for (int order = 1; order <= (second ? 2 : 1); ++order) {
-    VecX& out = order == 1 ? first_ : second_;
-    double table[6][kTable][kTable];
-    double best[6], answer[6];
-    bool done[6];
-    for (Eigen::Index e = 0; e < n; ++e) best[e] = 1e300, answer[e] = 0.0, done[e] = false;
+  const Eigen::Index n = value.size();
+  expressions_->evaluate(t, value);
+  for (int order = 1; order <= (with_second ? 2 : 1); ++order) {
+    VecX& out = order == 1 ? first : second;
+    auto table = [&](Eigen::Index e, int j, int i) -> double& {
+      return table_[(static_cast<std::size_t>(e) * kTable + static_cast<std::size_t>(j)) * kTable +
+                    static_cast<std::size_t>(i)];
+    };
+    for (Eigen::Index e = 0; e < n; ++e) best_[e] = 1e300, answer_[e] = 0.0, done_[static_cast<std::size_t>(e)] = 0;
     double h = 0.05 * std::max(1.0, std::abs(t));
     for (int i = 0; i < kTable; ++i) {
       if (i > 0) h /= kShrink;
       expressions_->evaluate(t + h, plus_);
       expressions_->evaluate(t - h, minus_);
       for (Eigen::Index e = 0; e < n; ++e) {
-        if (done[e]) continue;
-        table[e][0][i] = order == 1 ? (plus_[e] - minus_[e]) / (2.0 * h)
-                                    : (plus_[e] - 2.0 * value_[e] + minus_[e]) / (h * h);
+        if (done_[static_cast<std::size_t>(e)]) continue;
+        table(e, 0, i) = order == 1 ? (plus_[e] - minus_[e]) / (2.0 * h)
+                                    : (plus_[e] - 2.0 * value[e] + minus_[e]) / (h * h);
         double factor = kShrink2;
         for (int j = 1; j <= i; ++j) {
-          table[e][j][i] = (table[e][j - 1][i] * factor - table[e][j - 1][i - 1]) / (factor - 1.0);
+          table(e, j, i) = (table(e, j - 1, i) * factor - table(e, j - 1, i - 1)) / (factor - 1.0);
           factor *= kShrink2;
-          const double error = std::max(std::abs(table[e][j][i] - table[e][j - 1][i]),
-                                        std::abs(table[e][j][i] - table[e][j - 1][i - 1]));
-          if (error <= best[e]) best[e] = error, answer[e] = table[e][j][i];
+          const double error = std::max(std::abs(table(e, j, i) - table(e, j - 1, i)),
+                                        std::abs(table(e, j, i) - table(e, j - 1, i - 1)));
+          if (error <= best_[e]) best_[e] = error, answer_[e] = table(e, j, i);
         }
-        if (i > 0 && std::abs(table[e][i][i] - table[e][i - 1][i - 1]) >= kSafe * best[e]) done[e] = true;
+        if (i > 0 && std::abs(table(e, i, i) - table(e, i - 1, i - 1)) >= kSafe * best_[e])
+          done_[static_cast<std::size_t>(e)] = 1;
       }
     }
     for (Eigen::Index e = 0; e < n; ++e) {
-      out[e] = answer[e];
-      if (!(best[e] <= 1e-6 * (1.0 + std::abs(answer[e])))) {
+      out[e] = answer_[e];
+      if (!(best_[e] <= 1e-6 * (1.0 + std::abs(answer_[e])))) {
         char buffer[200];
         std::snprintf(buffer, sizeof buffer,
                       ": the %s derivative of expression %ld is not smooth at t = %.10g s (Ridders' error estimate %.3g)",
-                      order == 1 ? "first" : "second", static_cast<long>(e) + 1, t, best[e]);
+                      order == 1 ? "first" : "second", static_cast<long>(e) + 1, t, best_[e]);
         throw UsageError(element_ + buffer);
       }
     }
@@ -112,13 +125,14 @@ void MotionExpressions::differentiate(double t, bool second) {
 }
 
 BodyMotionSample MotionExpressions::sample(double t) {
-  differentiate(t, true);
+  derivatives_->evaluate(t, true);
+  const ExpressionDerivatives& d = *derivatives_;
   double value[6], rate[6], second[6];
   for (int k = 0; k < 6; ++k) {
     const int s = slot_[k];
-    value[k] = s >= 0 ? value_[s] : 0.0;
-    rate[k] = s >= 0 ? first_[s] : 0.0;
-    second[k] = s >= 0 ? second_[s] : 0.0;
+    value[k] = s >= 0 ? d.value[s] : 0.0;
+    rate[k] = s >= 0 ? d.first[s] : 0.0;
+    second[k] = s >= 0 ? d.second[s] : 0.0;
   }
   BodyMotionSample out;
   out.time = t;
@@ -142,13 +156,14 @@ BodyMotionSample MotionExpressions::sample(double t) {
 }
 
 void MotionExpressions::twist(double t, Vec6& values, Vec6& rates) {
-  differentiate(t, false);
+  derivatives_->evaluate(t, false);
+  const ExpressionDerivatives& d = *derivatives_;
   values.setZero();
   rates.setZero();
   for (int k = 0; k < 6; ++k) {
     if (slot_[k] < 0) continue;
-    values[k] = value_[slot_[k]];
-    rates[k] = first_[slot_[k]];
+    values[k] = d.value[slot_[k]];
+    rates[k] = d.first[slot_[k]];
   }
 }
 

@@ -24,11 +24,31 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mechdyn/parallel/body_motion.hpp"
 #include "time_expressions.hpp"
 
 namespace mechdyn::cli {
+
+/// Values and first (and second) time derivatives of every expression of a TimeExpressions
+/// at t, by Ridders' extrapolation as described above. Throws UsageError naming `element`,
+/// the expression (1-based) and t when the error estimate exceeds 1e-6 relative. Scratch
+/// sized once; evaluation allocates nothing. Used by MotionExpressions and by the
+/// position-driven runs (actuated_motion.hpp).
+class ExpressionDerivatives {
+ public:
+  ExpressionDerivatives(TimeExpressions& expressions, std::string element);
+  void evaluate(double t, bool second);
+  VecX value, first, second;  // per expression
+
+ private:
+  TimeExpressions* expressions_;
+  std::string element_;
+  VecX plus_, minus_, best_, answer_;
+  std::vector<char> done_;
+  std::vector<double> table_;  // per expression a kTable × kTable tableau
+};
 
 class MotionExpressions {
  public:
@@ -47,15 +67,13 @@ class MotionExpressions {
   void twist(double t, Vec6& values, Vec6& rates);
 
  private:
-  // value, first and second derivative of every expression at t (Ridders)
-  void differentiate(double t, bool second);
 
   std::string element_;
   bool twist_form_ = false;
   std::array<bool, 6> components_{};
   std::array<int, 6> slot_{};   // expression index of each key (−1: absent)
   std::unique_ptr<TimeExpressions> expressions_;
-  VecX value_, first_, second_, plus_, minus_, error_;
+  std::unique_ptr<ExpressionDerivatives> derivatives_;
 };
 
 }  // namespace mechdyn::cli

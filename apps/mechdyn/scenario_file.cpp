@@ -102,6 +102,17 @@ void read_scenario_text(const std::string& text, const std::string& path, Settin
     else if (key == "tau") s.tau = expression_list(value, element);
     else if (key == "accelerations") s.accelerations = expression_list(value, element);
     else if (key == "velocities") s.velocities = expression_list(value, element);
+    else if (key == "positions") s.positions = expression_list(value, element);
+    else if (key == "motion_table" || key == "tau_table") {
+      std::filesystem::path file = scalar();
+      if (file.empty()) throw UsageError(element + ": expected a file name");
+      if (file.is_relative()) file = std::filesystem::path(path).parent_path() / file;
+      (key == "motion_table" ? s.motion_table : s.tau_table) = file.string();
+    } else if (key == "rigid_reference") {
+      const std::string text = scalar();
+      if (text != "true" && text != "false") throw UsageError(element + ": '" + printable(text) + "' is not true or false");
+      s.rigid_reference = text == "true";
+    }
     else std::cerr << "mechdyn: warning: " << printable(element) << ": unknown key, ignored\n";
   }
 }
@@ -127,6 +138,11 @@ void check_settings(const Settings& s) {
   if (s.mode == "forward" && s.accelerations) throw UsageError("accelerations are for mode inverse (forward takes tau)");
   if (s.mode == "inverse" && s.tau) throw UsageError("tau is for mode forward (inverse takes accelerations)");
   if (s.mode == "forward" && s.velocities) throw UsageError("velocities are for mode inverse of a model with loops");
+  if (s.mode == "forward" && (s.positions || !s.motion_table.empty()))
+    throw UsageError("positions and motion_table are for mode inverse (position-driven runs of models with flexible bodies)");
+  if (s.mode == "inverse" && !s.tau_table.empty()) throw UsageError("tau_table is for mode forward (inverse takes the motion)");
+  if (s.positions && !s.motion_table.empty()) throw UsageError("give positions or motion_table, not both");
+  if (s.tau && !s.tau_table.empty()) throw UsageError("give tau or tau_table, not both");
 }
 
 }  // namespace mechdyn::cli

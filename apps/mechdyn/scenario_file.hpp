@@ -15,6 +15,11 @@ struct Settings {
   std::optional<std::vector<std::string>> tau, accelerations;  // expressions, one per velocity
   std::optional<std::vector<std::string>> velocities;          // closed chains, inverse: actuated velocities
   std::optional<std::string> q0, v0;                           // comma-separated numbers
+  // Models with flexible bodies (docs/flexible-bodies.md "Position-driven runs"):
+  std::optional<std::vector<std::string>> positions;  // inverse: actuated positions q_a(t), one per actuated coordinate
+  std::string motion_table;                            // inverse: CSV with q_/v_/a_ columns of the actuated coordinates
+  std::string tau_table;                               // forward: CSV with effort_ (or tau_) columns of the actuated ones
+  bool rigid_reference = true;                         // run the rigid equivalent alongside (deviation columns)
   double duration = 1.0;
   double step = 1e-3;
   std::string integrator = "auto";  // auto: rk4 for rigid models, newmark with flexible bodies

@@ -45,6 +45,8 @@ namespace {
 // Command-line values; each is used only when its option was given.
 struct SimulateFlags {
   std::string model_path, scenario_path, mode, tau, accelerations, velocities, q0, v0, integrator, method, output, poses;
+  std::string positions, motion_table, tau_table;
+  bool no_rigid_reference = false;
   double duration = 0.0, step = 0.0, rtol = 0.0, atol = 0.0, max_wall_time = 0.0;
   long every = 1, max_steps = 0;
   bool joint_loads = false;  // --joint-loads: decomposition columns also without friction
@@ -60,6 +62,10 @@ Settings resolve(const SimulateFlags& f) {
   if (f.has("--tau")) s.tau = split_expression_list(f.tau);
   if (f.has("--accelerations")) s.accelerations = split_expression_list(f.accelerations);
   if (f.has("--velocities")) s.velocities = split_expression_list(f.velocities);
+  if (f.has("--positions")) s.positions = split_expression_list(f.positions);
+  if (f.has("--motion-table")) s.motion_table = f.motion_table;
+  if (f.has("--tau-table")) s.tau_table = f.tau_table;
+  if (f.has("--no-rigid-reference")) s.rigid_reference = false;
   if (f.has("--q0")) s.q0 = f.q0;
   if (f.has("--v0")) s.v0 = f.v0;
   if (f.has("--duration")) s.duration = f.duration;
@@ -106,6 +112,9 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   }
   if (s.integrator == "newmark" || s.integrator == "hht")
     throw UsageError("integrator '" + s.integrator + "' is for models with flexible bodies (rigid: rk4 or dopri5)");
+  if (s.positions || !s.motion_table.empty() || !s.tau_table.empty())
+    throw UsageError("positions, motion_table and tau_table are for models with flexible bodies (rigid closed chains: "
+                     "--mode inverse with velocities or accelerations; mechdyn invdyn)");
   const long intervals = output_intervals(s.duration, s.step);
   // One budget for the whole run (simulation/integration_budget.hpp).
   IntegrationBudget budget(s.max_steps.value_or(default_step_budget(intervals)), s.max_wall_time);
@@ -348,8 +357,12 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--tau"] = sub->add_option("--tau", f->tau, "forward: nv efforts, numbers or muParser expressions of t, comma-separated (default 0)");
   g["--accelerations"] = sub->add_option("--accelerations", f->accelerations, "inverse: nv accelerations, numbers or expressions of t (default 0); with loops: one per actuated coordinate");
   g["--velocities"] = sub->add_option("--velocities", f->velocities, "inverse, models with loops: actuated-joint velocities, numbers or expressions of t");
-  g["--q0"] = sub->add_option("--q0", f->q0, "initial configuration, nq numbers (default: the model's initial_configuration, else neutral)");
-  g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers (default 0)");
+  g["--positions"] = sub->add_option("--positions", f->positions, "inverse, models with flexible bodies: actuated positions q_a(t), one expression per actuated coordinate");
+  g["--motion-table"] = sub->add_option("--motion-table", f->motion_table, "inverse, models with flexible bodies: CSV with t_s and q_<c>_, v_<c>_, a_<c>_ columns of the actuated coordinates (e.g. mechdyn invdyn's output)");
+  g["--tau-table"] = sub->add_option("--tau-table", f->tau_table, "forward, models with flexible bodies: CSV with t_s and effort_<c>_ (or tau_<c>_) columns of the actuated coordinates, linear between rows");
+  g["--no-rigid-reference"] = sub->add_flag("--no-rigid-reference", f->no_rigid_reference, "models with flexible bodies: do not run the rigid equivalent alongside (no deviation columns)");
+  g["--q0"] = sub->add_option("--q0", f->q0, "initial configuration, nq numbers (flexible bodies: or the joints' only, elastic 0; default: the model's initial_configuration, else neutral)");
+  g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers (flexible bodies: or the joints' only; default 0)");
   g["--duration"] = sub->add_option("--duration", f->duration, "simulated time in s (default 1)");
   g["--step"] = sub->add_option("--step", f->step, "output interval in s; the RK4 step; the largest DOPRI5 step (default 1e-3)");
   g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default for rigid models, fixed step), dopri5 (adaptive); newmark (default with flexible bodies) or hht (HHT-alpha -0.1)")->check(CLI::IsMember({"rk4", "dopri5", "newmark", "hht"}));

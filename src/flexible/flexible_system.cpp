@@ -51,6 +51,22 @@ FlexibleSystem make_flexible_system(const Model& model) {
   }
   for (const Marker& marker : model.markers)
     system.marker_point.push_back(add_point(model, system, marker.at.body, marker.at.point, "marker '" + marker.name + "'"));
+  // The columns each body depends on (bodies come after their parents: model order).
+  system.body_columns.assign(n, {});
+  for (int i = 0; i < n; ++i) {
+    std::vector<int>& columns = system.body_columns[i];
+    const int parent = model.bodies[i].parent;
+    // the parent's columns (a flexible parent's include its elastic ones: the section we sit on)
+    if (parent != kGround) columns = system.body_columns[static_cast<std::size_t>(parent)];
+    for (int k = 0; k < model.joints[i].nv; ++k) columns.push_back(model.joints[i].v_index + k);
+    if (system.flexible_of[i] >= 0) {
+      const int first = system.elastic_velocity_index(model, i);
+      for (int k = 0; k < system.bodies[static_cast<std::size_t>(system.flexible_of[i])].num_elastic; ++k)
+        columns.push_back(first + k);
+    }
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  }
   return system;
 }
 
@@ -80,9 +96,16 @@ FlexibleSystemData::FlexibleSystemData(const Model& model, const FlexibleSystem&
   body_vector = VecX::Zero(6 + largest);
   body_acceleration = VecX::Zero(6 + largest);
   body_product = MatX::Zero(6 + largest, nv);
+  std::size_t widest = 0;
+  for (const std::vector<int>& columns : system.body_columns) widest = std::max(widest, columns.size());
+  const Eigen::Index width = static_cast<Eigen::Index>(widest);
+  compact_jacobian = MatX::Zero(6 + largest, width);
+  compact_product = MatX::Zero(6 + largest, width);
+  compact_block = MatX::Zero(width, width);
 
   mass_matrix = MatX::Zero(nv, nv);
   bias_force = VecX::Zero(nv);
+  mass_product = VecX::Zero(nv);
   applied_force = VecX::Zero(nv);
   const Eigen::Index rows = model.num_loop_rows;
   loop_residual = VecX::Zero(rows);

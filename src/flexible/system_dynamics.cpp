@@ -11,7 +11,7 @@
 // Geometric stiffness (docs/flexible-bodies.md "Geometric stiffening") per beam from the
 // frame's ω and origin acceleration a_0 = v̇_b + ω × v_b, with v̇ from `acceleration` (the
 // previous step's or an iterate's; empty: v̇ = 0) and the gravity g in body components.
-// Cost O(bodies · (6 + n_e) · nv²) for M, O(bodies · (6 + n_e) · nv) for h.
+// Cost O(Σ_i (6 + n_e,i) c_i²) for M (c_i = |body_columns[i]|), O(bodies · (6 + n_e) · nv) for h.
 // Reads the kinematics in FlexibleSystemData; writes mass_matrix, applied_force,
 // bias_force, body (FlexibleBodyData). Allocates nothing.
 #include <cmath>
@@ -45,22 +45,56 @@ void flexible_mass_matrix(const Model& model, const FlexibleSystem& system, Flex
   MatX& m = data.mass_matrix;
   m.setZero();
   for (int i = 0; i < model.num_bodies(); ++i) {
+    // B_iᵀ M_i B_i on the columns body i depends on (FlexibleSystem::body_columns): B_c = B_i
+    // restricted to them, then the c × c block scattered into M.
     const MatX& b = data.body_jacobian[static_cast<std::size_t>(i)];
-    const Eigen::Index rows = b.rows();
-    auto product = data.body_product.topRows(rows);
+    const std::vector<int>& columns = system.body_columns[static_cast<std::size_t>(i)];
+    const Eigen::Index rows = b.rows(), width = static_cast<Eigen::Index>(columns.size());
+    auto compact = data.compact_jacobian.topLeftCorner(rows, width);
+    for (Eigen::Index c = 0; c < width; ++c) compact.col(c) = b.col(columns[static_cast<std::size_t>(c)]);
+    auto product = data.compact_product.topLeftCorner(rows, width);
     const int f = system.flexible_of[static_cast<std::size_t>(i)];
     if (f < 0) {
-      product.noalias() = system.rigid_inertia[static_cast<std::size_t>(i)] * b;
+      product.noalias() = system.rigid_inertia[static_cast<std::size_t>(i)] * compact;
     } else {
       const FlexibleBody& flexible = system.bodies[static_cast<std::size_t>(f)];
       FlexibleBodyData& body = data.body[static_cast<std::size_t>(f)];
       ffr_mass_matrix(flexible, body, q.segment(system.elastic_configuration_index(model, i), flexible.num_elastic));
-      product.noalias() = body.mass_matrix * b;
+      product.noalias() = body.mass_matrix * compact;
     }
-    m.noalias() += b.transpose() * product;  // B_iᵀ M_i B_i
+    auto block = data.compact_block.topLeftCorner(width, width);
+    block.noalias() = compact.transpose() * product;  // B_iᵀ M_i B_i
+    for (Eigen::Index c = 0; c < width; ++c)
+      for (Eigen::Index r = c; r < width; ++r)  // the lower triangle (mirrored below)
+        m(columns[static_cast<std::size_t>(r)], columns[static_cast<std::size_t>(c)]) += block(r, c);
   }
   for (Eigen::Index c = 0; c < m.cols(); ++c)  // exactly symmetric: the lower triangle mirrored
     for (Eigen::Index r = 0; r < c; ++r) m(r, c) = m(c, r);
+}
+
+void flexible_mass_product(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
+                           const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& a) {
+  require_level(data, 0, "flexible_mass_product");
+  if (a.size() != model.nv) throw InvalidArgument("flexible_mass_product: a must hold nv numbers");
+  VecX& out = data.mass_product;
+  out.setZero();
+  for (int i = 0; i < model.num_bodies(); ++i) {
+    const MatX& b = data.body_jacobian[static_cast<std::size_t>(i)];
+    const Eigen::Index rows = b.rows();
+    auto rate = data.body_acceleration.head(rows);
+    rate.noalias() = b * a;  // B_i a
+    auto force = data.body_vector.head(rows);
+    const int f = system.flexible_of[static_cast<std::size_t>(i)];
+    if (f < 0) {
+      force.noalias() = system.rigid_inertia[static_cast<std::size_t>(i)] * rate;
+    } else {
+      const FlexibleBody& flexible = system.bodies[static_cast<std::size_t>(f)];
+      FlexibleBodyData& body = data.body[static_cast<std::size_t>(f)];
+      ffr_mass_matrix(flexible, body, q.segment(system.elastic_configuration_index(model, i), flexible.num_elastic));
+      force.noalias() = body.mass_matrix * rate;
+    }
+    out.noalias() += b.transpose() * force;  // B_iᵀ M_i B_i a
+  }
 }
 
 void flexible_applied_forces(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,

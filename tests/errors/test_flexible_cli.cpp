@@ -1,12 +1,13 @@
 // The command-line tool on models with flexible bodies (format version 2): `info`
 // describes them; `static` and `modes` print the contract's JSON
-// (../shared/spec/flexible-bodies.md); `eval` and `simulate` (rigid only so far) refuse
-// them with one line naming the file and the body (exit status 2) instead of treating the
-// beam as rigid; a bad flexible block or bad option is one line, status 2, for every command.
+// (../shared/spec/flexible-bodies.md); `eval` gives the eval contract's keys with the
+// elastic coordinates; `simulate` integrates them; a bad flexible block or bad option is one
+// line, status 2, for every command.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -42,10 +43,61 @@ TEST(FlexibleCli, InfoDescribesTheBeam) {
       << r.out;
 }
 
-// Catches: eval running the rigid algorithms on a beam (a silent wrong answer).
-TEST(FlexibleCli, EvalRefusesFlexibleBodies) {
-  expect_one_line_failure(run_cli("eval " + kArm + " --json"), kArm, "bodies[1] 'link2'",
-                          "is a flexible beam; mechdyn eval treats rigid bodies only");
+// eval on a flexible model: the contract's keys with the elastic coordinates (flex3).
+// Catches: a wrong gravity part (closed form: the weights about the two hinges), elastic
+// coordinates missing or misnamed in `coordinates`, an asymmetric M, a forward acceleration
+// that does not satisfy M a + h = τ, inverse dynamics silently without reactions.
+TEST(FlexibleCli, EvalGivesTheContractKeysWithElasticCoordinates) {
+  std::string tau = "1,2";
+  for (int k = 0; k < 24; ++k) tau += ",0";
+  const CliResult e = run_cli("eval " + kArm + " --json --tau " + tau);
+  ASSERT_EQ(e.status, 0) << e.err;
+  const auto j = nlohmann::json::parse(e.out);
+  ASSERT_EQ(j["nq"], 26);
+  ASSERT_EQ(j["nv"], 26);
+  ASSERT_EQ(j["coordinates"].size(), 26u);
+  EXPECT_EQ(j["coordinates"][2]["joint"], "link2_n2_ux");
+  EXPECT_EQ(j["coordinates"][2]["type"], "elastic");
+  EXPECT_EQ(j["coordinates"][2]["v_index"], 2);
+  EXPECT_EQ(j["coordinates"][25]["joint"], "link2_n5_thz");
+  EXPECT_EQ(j["coordinates"][25]["node"], 5);
+  const auto& m = j["mass_matrix"];
+  for (int r = 0; r < 26; ++r)
+    for (int c = 0; c < 26; ++c) EXPECT_EQ(m[r][c].get<double>(), m[c][r].get<double>());
+  // At q = 0 both links lie along x, the hinges about y, gravity −z: the gravity part of h is
+  // −(the weights' moments): hinge 2 carries the beam (ρAL = 2700 π 1e-4 0.8 kg at 0.4 m) and
+  // the welded 0.2 kg at its origin; hinge 1 also link1 (2 kg at 0.2 m) and link2 0.4 m further.
+  const double beam = 2700 * M_PI * 1e-4 * 0.8, g = 9.81;
+  EXPECT_NEAR(j["gravity"][1].get<double>(), -g * beam * 0.4, 1e-9);
+  EXPECT_NEAR(j["gravity"][0].get<double>(), -g * (2.0 * 0.2 + 0.2 * 0.4 + beam * 0.8), 1e-9);
+  // v = 0 and e = 0: h is gravity alone (no elastic force, no velocity terms).
+  for (int k = 0; k < 26; ++k) EXPECT_NEAR(j["bias"][k].get<double>(), j["gravity"][k].get<double>(), 1e-12) << k;
+  // M a + h = τ
+  for (int r = 0; r < 26; ++r) {
+    double sum = j["bias"][r].get<double>();
+    for (int c = 0; c < 26; ++c) sum += m[r][c].get<double>() * j["a"][c].get<double>();
+    EXPECT_NEAR(sum, r == 0 ? 1.0 : r == 1 ? 2.0 : 0.0, 1e-8) << r;
+  }
+  EXPECT_EQ(j["body_poses"].size(), 2u);
+  // Closed chain on beams: the loops key with the residual of the assembled start.
+  const CliResult robot = run_cli("eval " + source_path("examples/models/rrru_3_flexible.yaml") + " --json");
+  ASSERT_EQ(robot.status, 0) << robot.err;
+  const auto k = nlohmann::json::parse(robot.out);
+  ASSERT_EQ(k["loops"]["residual"].size(), 8u);
+  for (const auto& x : k["loops"]["residual"]) EXPECT_LT(std::abs(x.get<double>()), 1e-12);
+  EXPECT_EQ(k["loops"]["jacobian"][0].size(), 83u);
+  // Inverse dynamics with reactions: not yet, one line, status 2.
+  std::string a = "0";
+  for (int i = 1; i < 26; ++i) a += ",0";
+  const CliResult inverse = run_cli("eval " + kArm + " --json --a " + a);
+  EXPECT_EQ(inverse.status, 2);
+  EXPECT_NE(inverse.err.find("--a: inverse dynamics with joint reactions is not yet available"), std::string::npos)
+      << inverse.err;
+  EXPECT_EQ(inverse.err.find('\n'), inverse.err.size() - 1) << inverse.err;
+  // The text form runs too.
+  const CliResult text = run_cli("eval " + kArm);
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("link2_n5_thz"), std::string::npos);
 }
 
 // simulate on a flexible model: Newmark (default) and HHT write the CSV with the elastic
@@ -67,11 +119,12 @@ TEST(FlexibleCli, SimulateIntegratesFlexibleModels) {
     const std::string& header = lines[0];
     EXPECT_EQ(header.rfind("t_s,q_link1_rad,q_link2_rad,e_link2_n2_ux_m,", 0), 0u) << header;
     EXPECT_NE(header.find("edot_link2_n5_thz_rad_per_s,marker_tip_x_m,marker_tip_y_m,marker_tip_z_m,"
+                          "deviation_tip_x_m,deviation_tip_y_m,deviation_tip_z_m,effort_link1_N_m,effort_link2_N_m,"
                           "constraint_violation,newton_iterations,kinetic_energy_J,gravity_energy_J,strain_energy_J"),
               std::string::npos)
         << header;
     const auto count = [](const std::string& line) { return std::count(line.begin(), line.end(), ',') + 1; };
-    EXPECT_EQ(count(header), 1 + 26 + 26 + 3 + 5);
+    EXPECT_EQ(count(header), 1 + 26 + 26 + 3 + 3 + 2 + 5);  // t, q, v, marker, deviation, efforts, 5
     for (std::size_t k = 1; k < lines.size(); ++k) EXPECT_EQ(count(lines[k]), count(header)) << k;
   }
   CliResult r = run_cli("simulate " + kArm + " --integrator rk4 --duration 0.01");
@@ -83,7 +136,9 @@ TEST(FlexibleCli, SimulateIntegratesFlexibleModels) {
   EXPECT_NE(r.err.find("tau has 3 expressions, the model needs 2"), std::string::npos) << r.err;
   r = run_cli("simulate " + kArm + " --mode inverse --duration 0.01");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("forward dynamics only"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mode inverse on a model with flexible bodies needs the actuated joints' motion"),
+            std::string::npos)
+      << r.err;
   r = run_cli("simulate " + source_path("examples/models/four_bar.yaml") + " --integrator newmark --duration 0.01");
   EXPECT_EQ(r.status, 2) << r.err;
 }

@@ -24,8 +24,8 @@
 // constraints/), which stay untouched and refuse flexible models (mechdyn::Data): a
 // separate Model-derived structure (FlexibleSystem) and workspace (FlexibleSystemData),
 // because the library's layers put flexible/ above model/ (scripts/check-layers.sh).
-// Cost: O(bodies · nv) kinematics, O(bodies · nv² ) mass matrix (dense B_i; fine for the
-// mechanisms of interest, tens of coordinates). Evaluation allocates nothing.
+// Cost: O(bodies · nv) kinematics, O(Σ_i (6 + n_e,i) c_i²) mass matrix (c_i: the columns body
+// i depends on, FlexibleSystem::body_columns). Evaluation allocates nothing.
 #pragma once
 
 #include <vector>
@@ -52,6 +52,11 @@ struct FlexibleSystem {
   std::vector<int> loop_point_a, loop_point_b;  // per loop
   std::vector<int> marker_point;        // per marker
   std::vector<int> point_body;          // per point: the flexible body (index into `bodies`) it lies on
+  // Per model body: the velocity indices on which its motion can depend (ascending): its own
+  // and its ancestors' joint velocities, the elastic velocities of the flexible bodies its
+  // chain is mounted on, and its own elastic velocities. Outside them B_i's columns are zero,
+  // so M = Σ B_iᵀ M_i B_i is summed on these columns only (flexible_mass_matrix).
+  std::vector<std::vector<int>> body_columns;
 
   /// First velocity (and configuration) index of model body i's elastic coordinates in v (q).
   int elastic_velocity_index(const Model& model, int body) const { return model.rigid_nv + model.elastic_index[body]; }
@@ -85,10 +90,14 @@ struct FlexibleSystemData {
   VecX body_vector;                     // scratch, 6 + max n_e
   VecX body_acceleration;               // scratch, 6 + max n_e
   MatX body_product;                    // scratch, (6 + max n_e) x nv: M_i B_i
+  MatX compact_jacobian;                // scratch, (6 + max n_e) x max |body_columns|: B_i on its columns
+  MatX compact_product;                 // scratch, the same: M_i B_i on them
+  MatX compact_block;                   // scratch, max |body_columns| squared: B_iᵀ M_i B_i on them
 
   // ---- results ----
   MatX mass_matrix;        // M (nv x nv), symmetric positive definite
   VecX bias_force;         // h (nv)
+  VecX mass_product;       // M a (nv): flexible_mass_product
   VecX applied_force;      // Q_gravity + Q_elastic + Q_damping mapped to v (nv): the static forces at v = 0
   VecX loop_residual;      // Φ(q), model.num_loop_rows (constraints/loop_closure.hpp rows, on the deformed beams)
   MatX loop_jacobian;      // J = ∂Φ/∂q in velocity coordinates (rows x nv): Φ̇ = J v
@@ -107,6 +116,12 @@ void flexible_kinematics(const Model& model, const FlexibleSystem& system, Flexi
 /// M = Σ B_iᵀ M_i B_i into data.mass_matrix (after flexible_kinematics at q).
 void flexible_mass_matrix(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                           const Eigen::Ref<const VecX>& q);
+
+/// data.mass_product = M(q) a = Σ B_iᵀ M_i (B_i a) without forming M (after
+/// flexible_kinematics at q). Cost O(Σ_i (6 + n_e,i)(nv + 6 + n_e,i)): the Newton residual
+/// M a₁ + … of the integrators needs M only in its iteration matrix.
+void flexible_mass_product(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
+                           const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& a);
 
 /// data.applied_force = Σ B_iᵀ (Q_gravity,i + Q_elastic,i + Q_damping,i) at the kinematics in
 /// data (level 0: v = 0, no damping, geometric stiffness of gravity alone; level 1: with ω and
