@@ -7,6 +7,7 @@
 #include <cctype>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "c_names.hpp"
@@ -208,7 +209,12 @@ GeneratedCode generate_code(const Model& model, const CodegenOptions& options) {
     throw InvalidArgument("prefix '" + prefix + "' is not usable: a C identifier (letters, digits, '_', not first a digit) "
                           "that is not a C or C++ keyword is needed (--prefix NAME)");
   const bool c = options.language == CodegenLanguage::C;
-  const std::vector<FunctionPart> parts = codegen::generate_functions(model, c ? "" : "std::");
+  std::vector<FunctionPart> parts;
+  try {
+    parts = codegen::generate_functions(model, c ? "" : "std::");
+  } catch (const std::domain_error& e) {  // a folded constant overflowed (numbers near 1e308)
+    throw ModelError(source + ": " + e.what() + " (the model's numbers are too large to fold in)");
+  }
   const std::string header = prefix + (c ? ".h" : ".hpp"), source_name = prefix + (c ? ".c" : ".cpp");
   const std::string block = comment_block(model, options, prefix, parts);
   GeneratedCode out;
