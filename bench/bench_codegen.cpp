@@ -12,10 +12,13 @@
 // Before timing, every generated result is compared with the library on all 256 states:
 // a difference above 1e-9 (relative to max(1, |value|)) prints the model and quantity and
 // exits with status 1. scripts/codegen_table.py prints the ratios generated/best runtime.
+// `mechdyn_bench_codegen --profile MODEL METHOD N` runs N calls of one method for callgrind
+// (scripts/profile_codegen.sh: instructions per call, repeatable on a loaded machine).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -128,61 +131,85 @@ void register_method(const char* method, const std::shared_ptr<const Fixture>& f
   })->Unit(benchmark::kNanosecond);
 }
 
-void register_methods(const std::shared_ptr<const Fixture>& f) {
+/// Calls visit(name, run) for every method; each `run` is its own lambda type, so the
+/// timed call is direct (no std::function in the loop).
+template <typename Visit>
+void for_each_method(Visit visit) {
   using G = Generated;
-  register_method("generated_mass_matrix", f, [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
+  visit("generated_mass_matrix", [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
     g.mass_matrix(s.q.data(), out.data());
     return out.data();
   });
-  register_method("crba", f, [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+  visit("crba", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
     return crba(m, d, s.q).data();
   });
-  register_method("explicit_mass_matrix", f, [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+  visit("explicit_mass_matrix", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
     return explicit_mass_matrix(m, d, s.q).data();
   });
-  register_method("generated_bias", f, [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
+  visit("generated_bias", [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
     g.bias(s.q.data(), s.v.data(), out.data());
     return out.data();
   });
-  register_method("rnea_bias", f, [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+  visit("rnea_bias", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
     return rnea(m, d, s.q, s.v, s.zero).data();
   });
-  register_method("explicit_bias_force", f, [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+  visit("explicit_bias_force", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
     return explicit_bias_force(m, d, s.q, s.v).data();
   });
-  register_method("generated_inverse_dynamics", f,
-                  [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
-                    g.inverse_dynamics(s.q.data(), s.v.data(), s.a.data(), out.data());
-                    return out.data();
-                  });
-  register_method("rnea", f, [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+  visit("generated_inverse_dynamics", [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
+    g.inverse_dynamics(s.q.data(), s.v.data(), s.a.data(), out.data());
+    return out.data();
+  });
+  visit("rnea", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
     return rnea(m, d, s.q, s.v, s.a).data();
   });
-  register_method("explicit_inverse_dynamics", f,
-                  [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
-                    return explicit_inverse_dynamics(m, d, s.q, s.v, s.a).data();
-                  });
-  register_method("generated_forward_dynamics", f,
-                  [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
-                    benchmark::DoNotOptimize(g.forward_dynamics(s.q.data(), s.v.data(), s.tau.data(), out.data()));
-                    return out.data();
-                  });
-  register_method("aba", f, [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+  visit("explicit_inverse_dynamics", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+    return explicit_inverse_dynamics(m, d, s.q, s.v, s.a).data();
+  });
+  visit("generated_forward_dynamics", [](const Model&, Data&, const G& g, const State& s, VecX& out, VecX&, VecX&) {
+    benchmark::DoNotOptimize(g.forward_dynamics(s.q.data(), s.v.data(), s.tau.data(), out.data()));
+    return out.data();
+  });
+  visit("aba", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
     return aba(m, d, s.q, s.v, s.tau).data();
   });
-  register_method("explicit_forward_dynamics", f,
-                  [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
-                    return explicit_forward_dynamics(m, d, s.q, s.v, s.tau).data();
-                  });
-  register_method("generated_joint_reactions", f,
-                  [](const Model&, Data&, const G& g, const State& s, VecX&, VecX& force, VecX& torque) {
-                    g.joint_reactions(s.q.data(), s.v.data(), s.a.data(), force.data(), torque.data());
-                    return force.data();
-                  });
-  register_method("joint_reactions", f, [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
-    joint_reactions(m, d, s.q, s.v, s.a);
-    return d.reaction_force.data();
+  visit("explicit_forward_dynamics", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+    return explicit_forward_dynamics(m, d, s.q, s.v, s.tau).data();
   });
+  visit("generated_joint_reactions",
+        [](const Model&, Data&, const G& g, const State& s, VecX&, VecX& force, VecX& torque) {
+          g.joint_reactions(s.q.data(), s.v.data(), s.a.data(), force.data(), torque.data());
+          return force.data();
+        });
+  visit("joint_reactions", [](const Model& m, Data& d, const G&, const State& s, VecX&, VecX&, VecX&) {
+    joint_reactions(m, d, s.q, s.v, s.a);
+    return d.reaction_force.front().data();
+  });
+}
+
+void register_methods(const std::shared_ptr<const Fixture>& f) {
+  for_each_method([&](const char* name, auto run) { register_method(name, f, run); });
+}
+
+/// `--profile METHOD N`: N calls of one method on the pool's states, outside Google
+/// Benchmark, for callgrind (instructions per call = (Ir(N) − Ir(0)) / N).
+int profile(const Fixture& f, const std::string& method, long calls) {
+  Data data(f.model);
+  VecX out(f.model.nv * f.model.nv), force(3 * f.model.num_bodies()), torque(3 * f.model.num_bodies());
+  bool found = false;
+  double sink = 0.0;
+  for_each_method([&](const char* name, auto run) {
+    if (method != name) return;
+    found = true;
+    for (long c = 0; c < calls; ++c)
+      sink += *run(f.model, data, f.generated, f.pool[static_cast<std::size_t>(c) & (kPoolSize - 1)], out, force, torque);
+  });
+  if (!found) {
+    std::fprintf(stderr, "mechdyn_bench_codegen: --profile: unknown method '%s'\n", method.c_str());
+    return 2;
+  }
+  std::printf("%.17g\n", sink);
+  return 0;
 }
 
 }  // namespace
@@ -190,14 +217,20 @@ void register_methods(const std::shared_ptr<const Fixture>& f) {
 
 int main(int argc, char** argv) {
   using namespace mechdyn::bench;
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   const Generated five_axis{five_axis_tree_mass_matrix, five_axis_tree_bias, five_axis_tree_inverse_dynamics,
                             five_axis_tree_forward_dynamics, five_axis_tree_joint_reactions};
   const Generated panda{panda_7dof_mass_matrix, panda_7dof_bias, panda_7dof_inverse_dynamics,
                         panda_7dof_forward_dynamics, panda_7dof_joint_reactions};
   std::vector<std::shared_ptr<const Fixture>> fixtures = {make_fixture("five_axis_tree.yaml", five_axis, 1),
                                                           make_fixture("panda_7dof.yaml", panda, 2)};
+  if (argc == 5 && std::string(argv[1]) == "--profile") {  // --profile MODEL METHOD N
+    for (const auto& fixture : fixtures)
+      if (fixture->model.name == argv[2]) return profile(*fixture, argv[3], std::atol(argv[4]));
+    std::fprintf(stderr, "mechdyn_bench_codegen: --profile: unknown model '%s'\n", argv[2]);
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("mechdyn.commit", MECHDYN_GIT_COMMIT);
   benchmark::AddCustomContext("mechdyn.cpu", cpu_model_name());
   benchmark::AddCustomContext("mechdyn.build_type", MECHDYN_BUILD_TYPE);
