@@ -23,6 +23,7 @@
 #include "mechdyn/dynamics/sparse_cholesky.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/io/model_file.hpp"
+#include "mechdyn/io/robot_files.hpp"
 #include "random_model.hpp"
 
 namespace {
@@ -174,6 +175,15 @@ TEST(Codegen, FloatingBaseMatchesTheLibrary) {
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "floating_base", code);
   compare_with_library(model, code, 3, 20);
+}
+
+// Bug caught: a model read from a robot file (the WAM arm's URDF: frames turned into
+// natural frames by the reader, fixed joints, general inertias) generated wrongly.
+TEST(Codegen, WamFromUrdfMatchesTheLibrary) {
+  const Model model = mechdyn::load_model(std::string(MECHDYN_SOURCE_DIR) + "/tests/data/robots/wam.urdf");
+  CompiledCodegen code;
+  compile_codegen(model, CodegenLanguage::C, "wam", code);
+  compare_with_library(model, code, 4, 10);
 }
 
 // Bug caught: any joint type, general axes, fixed joints in the path, branches: random
