@@ -40,8 +40,10 @@ struct CompiledCodegen {
   CompiledCodegen() = default;
   CompiledCodegen(const CompiledCodegen&) = delete;
   CompiledCodegen& operator=(const CompiledCodegen&) = delete;
-  ~CompiledCodegen() {
+  ~CompiledCodegen() {  // the shared object, sources and compiler log go with it
     if (handle != nullptr) ::dlclose(handle);
+    std::error_code ignored;
+    if (!directory.empty()) std::filesystem::remove_all(directory, ignored);
   }
   const std::string& text(const std::string& file_name) const {
     for (const GeneratedFile& f : code.files)
