@@ -22,7 +22,9 @@
 //     lower-triangle element one 6-vector dot product (6 mul, 5 add).
 // Times are the public functions (kinematics included): the fastest of 9 batches of
 // at least 2 ms each (a minimum, because on a shared machine load only adds time).
-// Usage: mechdyn_op_count [max_n]   (default 50); prints a markdown table.
+// A second table counts the operations of the code `mechdyn codegen` writes for the
+// same chains (M, inverse and forward dynamics; kinematics included).
+// Usage: mechdyn_op_count [max_n]   (default 50); prints two markdown tables.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "bench_models.hpp"
+#include "mechdyn/codegen/codegen.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "random_model.hpp"
@@ -104,5 +107,20 @@ int main(int argc, char** argv) {
                 crba_ns, aggregated_ns / crba_ns);
   }
   std::printf("\nworst explicit_mass_matrix / crba over n = 1..%d: %.2f (target ≤ 1.5)\n", max_n, worst_ratio);
+
+  // The code `mechdyn codegen` writes for the same chains (docs/codegen.md): operations
+  // counted in the generated text, kinematics (sin, cos, rotations) included, unlike EJ's.
+  std::printf("\n| n | EJ §6 mul | EJ §6 add | generated M mul | generated M add | sin + cos | "
+              "generated inverse dynamics mul | add | generated forward dynamics mul | add | div |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const int n : {1, 2, 5, 7, 10, 20, 50}) {
+    if (n > max_n) break;
+    const GeneratedCode code = generate_code(bench::serial_chain(n));
+    const CodegenCounts &m = code.functions[0].counts, &id = code.functions[2].counts, &fd = code.functions[3].counts;
+    const Count p = paper(n);
+    std::printf("| %d | %.0f | %.0f | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", n, p.multiplications, p.additions,
+                m.multiplications, m.additions, m.sines + m.cosines, id.multiplications, id.additions,
+                fd.multiplications, fd.additions, fd.divisions);
+  }
   return 0;
 }

@@ -4,7 +4,9 @@
 // from a size in the file, no crash, no sanitizer report). A model that loads is usable:
 // Data builds and the recursive dynamics run at the neutral state (SolverError allowed:
 // a singular M is a property of the model, not a defect); a model with flexible bodies
-// builds its FlexibleSystem and evaluates M, h and the loop closure.
+// builds its FlexibleSystem and evaluates M, h and the loop closure. A small model also goes
+// through `mechdyn codegen`'s generator (codegen/codegen.hpp, in memory): it generates or
+// throws a one-line mechdyn::Error, never anything else.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "mechdyn/codegen/codegen.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
@@ -65,6 +68,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     mechdyn::rnea(model, work, q, zero, zero);
     mechdyn::aba(model, work, q, zero, zero);
   } catch (const mechdyn::SolverError&) {
+  }
+  if (model.nv <= 24) {  // the generated text grows as nv x depth: keep each run fast
+    try {
+      mechdyn::generate_code(model);
+    } catch (const mechdyn::Error& e) {  // loops, no coordinates, numbers that overflow when folded
+      if (std::strchr(e.what(), '\n') != nullptr) std::abort();
+    }
   }
   return 0;
 }

@@ -15,6 +15,9 @@
 #  6. bench/bench_scale.cpp: one RK4 step of chains and binary trees of 10 ... 10,000
 #     bodies, recursive and explicit, eval's quantities, with the fitted complexity
 #     (docs/benchmarks.md, "Scale"; the CLI table is scripts/scale_table.py)
+#  7. bench/bench_codegen.cpp: the code `mechdyn codegen` writes (at build time) for the
+#     five-axis tree and the Panda against crba / rnea / aba and the explicit methods,
+#     ratio generated/best runtime against the target 0.5 (scripts/codegen_table.py)
 # and writes build-bench/bench-peers.png (time against n, scripts/plot_bench.py).
 #
 # Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
@@ -39,15 +42,16 @@ extra=()
 for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=1 ;;
-    -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) extra+=("$arg") ;;
   esac
 done
 
 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
-  -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
+  -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=ON -DMECHDYN_BUILD_PYTHON=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
+# (the command-line tool is built for mechdyn_bench_codegen, whose C it writes at build time)
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale >/dev/null
+  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -171,3 +175,15 @@ if [ "$smoke" -eq 1 ]; then
 else
   "$build_dir/bench/mechdyn_bench_scale" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true "${extra[@]}"
 fi
+
+# --- generated code: mechdyn codegen against the runtime algorithms --------------------
+codegen_json="$build_dir/bench-codegen.json"
+codegen_flags=(--benchmark_out="$codegen_json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  codegen_flags+=(--benchmark_min_time=0.01 '--benchmark_filter=/five_axis_tree$')
+else
+  codegen_flags+=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true)
+fi
+echo
+"$build_dir/bench/mechdyn_bench_codegen" "${codegen_flags[@]}" "${extra[@]}" >/dev/null
+"$python" "$repo/scripts/codegen_table.py" "$codegen_json"

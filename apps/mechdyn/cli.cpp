@@ -12,6 +12,7 @@
 //   mechdyn static MODEL [--q Q] [--json]                         equilibrium under gravity (flexible bodies too)
 //   mechdyn modes MODEL [--q Q] [--locked actuated|none] [--json] natural frequencies about it
 //   mechdyn sweep SPEC.yaml [--threads N] [-o FILE]              simulations over parameter sets
+//   mechdyn codegen MODEL -o DIR [--language c|cpp]             generated C for one mechanism
 //
 // Exit status: 0 success; 2 bad input (one line "mechdyn: <problem>" on stderr, nothing
 // on stdout); 3 solver failure or resource exhaustion (out of memory, the step budget, an
@@ -94,13 +95,14 @@ int run_unguarded(const std::vector<std::string>& arguments, std::ostream& out) 
   add_static_command(app, selected);
   add_modes_command(app, selected);
   add_sweep_command(app, selected);
+  add_codegen_command(app, selected);
 
   const std::vector<std::string> args = join_option_values(arguments);
   if (!args.empty() && args[0].rfind("-", 0) != 0 &&
-      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn", "convert", "view", "static", "modes", "sweep"}
+      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn", "convert", "view", "static", "modes", "sweep", "codegen"}
               .count(args[0]) == 0)
     return fail(kExitBadInput, "unknown command '" + args[0] +
-                                   "' (commands: eval, simulate, info, mobility, invdyn, convert, view, static, modes, sweep)");
+                                   "' (commands: eval, simulate, info, mobility, invdyn, convert, view, static, modes, sweep, codegen)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(reversed);

@@ -25,6 +25,7 @@ void add_view_command(CLI::App& app, CommandRunner& selected);
 void add_static_command(CLI::App& app, CommandRunner& selected);  // flexible_commands.cpp
 void add_modes_command(CLI::App& app, CommandRunner& selected);   // flexible_commands.cpp
 void add_sweep_command(CLI::App& app, CommandRunner& selected);
+void add_codegen_command(CLI::App& app, CommandRunner& selected);
 
 /// Erases a progress bar from the terminal (before an error message is printed).
 void clear_progress();

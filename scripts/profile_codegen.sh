@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Instructions per call (callgrind) of the code `mechdyn codegen` writes and of mechdyn's
+# runtime algorithms, on the five-axis tree and the Panda (docs/benchmarks.md, "Generated
+# code"). Instruction counts do not depend on the machine's load, unlike times.
+#
+#   bash scripts/profile_codegen.sh [build-dir]      (default: build; needs mechdyn_bench_codegen)
+#
+# Per call = (Ir of N = 2000 calls − Ir of 0 calls) / N, each call on the next of 256 random
+# states: start-up, the models and the states are subtracted.
+set -euo pipefail
+build=${1:-build}
+program="$build/bench/mechdyn_bench_codegen"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+instructions() {  # total Ir of one command under callgrind
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$@" >/dev/null 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; return 1; }
+  sed -n 's/^summary: *//p' "$tmp/out" | head -1
+}
+
+per_call() {  # model method
+  local base full n=2000
+  base=$(instructions "$program" --profile "$1" "$2" 0)
+  full=$(instructions "$program" --profile "$1" "$2" "$n")
+  echo $(((full - base) / n))
+}
+
+printf '| model | quantity | generated | recursive | explicit | generated/best |\n|---|---|---:|---:|---:|---:|\n'
+for model in five_axis_tree panda_7dof; do
+  while read -r label generated recursive explicit; do
+    g=$(per_call "$model" "$generated")
+    r=$(per_call "$model" "$recursive")
+    if [ "$explicit" = "-" ]; then e="-"; best=$r; else e=$(per_call "$model" "$explicit"); best=$((r < e ? r : e)); fi
+    printf '| %s | %s | %d | %d | %s | %s |\n' "$model" "$label" "$g" "$r" "$e" \
+      "$(awk -v g="$g" -v b="$best" 'BEGIN { printf "%.2f", g / b }')"
+  done <<'EOF'
+M generated_mass_matrix crba explicit_mass_matrix
+h generated_bias rnea_bias explicit_bias_force
+inverse_dynamics generated_inverse_dynamics rnea explicit_inverse_dynamics
+forward_dynamics generated_forward_dynamics aba explicit_forward_dynamics
+reactions generated_joint_reactions joint_reactions -
+EOF
+done

@@ -1,0 +1,47 @@
+// The symbolic dynamics algorithms of `mechdyn codegen`, over the expression graph: each
+// builds the expressions of one result with every structural zero folded, the tree's
+// sparsity unrolled, and returns them; c_emitter.hpp prints them as straight-line code.
+// Body coordinates throughout (symbolic_kinematics.hpp). Not installed.
+//   symbolic_rnea.cpp  RNEA (Featherstone 2008 §5.3, Table 5.1): τ and every joint's
+//                      transmitted wrench f_i (the reaction of EC §3.1)
+//   symbolic_crba.cpp  CRBA (§6.2, Table 6.2) in body coordinates: M(q)
+//   symbolic_ldl.cpp   branch-sparse M = Lᵀ D L and its solve (§6.5, Table 6.3)
+#pragma once
+
+#include <vector>
+
+#include "mechdyn/model/model.hpp"
+#include "symbolic_kinematics.hpp"
+
+namespace mechdyn::codegen {
+
+/// The result of the symbolic RNEA.
+struct SymbolicForces {
+  std::vector<SSpatial> body_force;  // f_i = [n; f], body i coordinates, moment about its origin
+  std::vector<Expr> tau;             // τ = Sᵀ f, nv entries
+};
+
+/// RNEA at (q, q̇, q̈) with gravity as the base acceleration −g: τ = M q̈ + h and f_i.
+/// `velocity` and `acceleration` hold nv expressions each (constant 0 for h's q̈ = 0).
+SymbolicForces symbolic_rnea(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
+                             const std::vector<Expr>& acceleration);
+
+/// M(q) row-major (nv × nv), the constant 0 for the entries of coordinates on different
+/// branches of the tree.
+std::vector<Expr> symbolic_mass_matrix(const Model& model, const SymbolicTree& tree);
+
+/// The factor of M = Lᵀ D L over the tree's sparsity pattern (model.dof_parent).
+struct SymbolicFactor {
+  std::vector<Expr> factor;          // row-major nv × nv: D on the diagonal, L_ki (i an ancestor of k) below
+  std::vector<Expr> inverse_pivot;   // 1 / D_k
+  std::vector<Expr> pivot;           // D_k
+  // The first (highest) k whose pivot is a constant ≤ 0: M is singular at every q (e.g. a
+  // link with no inertia about its own axis); the factor stops there. −1: none.
+  int structurally_singular = -1;
+};
+SymbolicFactor symbolic_factor(const Model& model, const std::vector<Expr>& mass_matrix);
+
+/// x = M⁻¹ b by the factor: Lᵀ y = b, D z = y, L x = z.
+std::vector<Expr> symbolic_solve(const Model& model, const SymbolicFactor& factor, std::vector<Expr> b);
+
+}  // namespace mechdyn::codegen

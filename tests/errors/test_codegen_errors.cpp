@@ -1,0 +1,124 @@
+// `mechdyn codegen MODEL -o DIR` (docs/codegen.md): a model it cannot express, an
+// unwritable or foreign output directory, a bad option give one line "mechdyn: ..."
+// naming the problem, exit status 2, and nothing written — not even a half-written
+// directory (the files are staged in DIR.partial-PID and renamed at the end). A good run
+// writes the four files and may replace its own earlier output, never a directory it did
+// not write. Each test names the bug it would catch.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using mechdyn::testing::CliResult;
+using mechdyn::testing::read_file;
+using mechdyn::testing::run_cli;
+using mechdyn::testing::source_path;
+using mechdyn::testing::temporary_path;
+using mechdyn::testing::write_temporary_file;
+
+const std::string kFiveAxis = source_path("examples/models/five_axis_tree.yaml");
+
+// Nothing at `dir` and no staging directory beside it.
+void expect_nothing_written(const std::string& dir) {
+  EXPECT_FALSE(fs::exists(dir)) << dir;
+  const fs::path parent = fs::path(dir).parent_path();
+  const std::string stem = fs::path(dir).filename().string();
+  if (!fs::is_directory(parent)) return;
+  for (const auto& entry : fs::directory_iterator(parent))
+    EXPECT_NE(entry.path().filename().string().rfind(stem + ".partial", 0), 0u) << entry.path();
+}
+
+void expect_one_line_failure(const CliResult& r, const std::string& expected) {
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.err.rfind("mechdyn: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
+  EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+}
+
+// Bug caught: a flexible body generated as if it were rigid (its elastic coordinates
+// dropped), or a half-written directory left behind.
+TEST(CodegenErrors, FlexibleBodyIsRefusedByName) {
+  const std::string dir = temporary_path("code");
+  expect_one_line_failure(run_cli("codegen " + source_path("examples/models/flexible_arm.yaml") + " -o " + dir),
+                          "body 'link2': flexible bodies cannot be generated");
+  expect_nothing_written(dir);
+}
+
+// Bug caught: a closed chain generated as its spanning tree without a word (its loop
+// constraints silently lost).
+TEST(CodegenErrors, LoopIsRefusedByName) {
+  const std::string dir = temporary_path("code");
+  const CliResult r = run_cli("codegen " + source_path("examples/models/four_bar.yaml") + " -o " + dir);
+  expect_one_line_failure(r, "closed chains cannot be generated");
+  EXPECT_NE(r.err.find("loop '"), std::string::npos) << r.err;
+  expect_nothing_written(dir);
+}
+
+// Bug caught: an output directory that cannot be created (here under a regular file, which
+// even root cannot do) crashing, or reported with another status than bad input.
+TEST(CodegenErrors, UnwritableDirectory) {
+  const std::string file = write_temporary_file("not_a_directory", "x");
+  const std::string dir = file + "/code";
+  expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir), "cannot create the output directory");
+  EXPECT_TRUE(fs::is_regular_file(file));
+}
+
+// Bug caught: -o pointing at a directory of the user's being emptied or overwritten.
+TEST(CodegenErrors, RefusesADirectoryItDidNotWrite) {
+  const std::string dir = temporary_path("users_dir");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/notes.txt") << "mine";
+  expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir), "was not written by mechdyn codegen");
+  EXPECT_EQ(read_file(dir + "/notes.txt"), "mine");
+  EXPECT_FALSE(fs::exists(dir + "/five_axis_tree.c"));
+}
+
+// Bug caught: a prefix that is not a C identifier (or a keyword) producing code that does
+// not compile, after the directory was written.
+TEST(CodegenErrors, BadPrefixAndLanguage) {
+  const std::string dir = temporary_path("code");
+  expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir + " --prefix 9lives"), "'9lives' is not usable");
+  expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir + " --prefix 'a-b'"), "'a-b' is not usable");
+  expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir + " --language cpp --prefix namespace"),
+                          "'namespace' is not usable");
+  expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir + " --language fortran"),
+                          "--language 'fortran': expected c or cpp");
+  expect_nothing_written(dir);
+}
+
+// Bug caught: a missing model file or a model with no coordinates producing empty code.
+TEST(CodegenErrors, MissingModelAndNothingToGenerate) {
+  const std::string dir = temporary_path("code");
+  expect_one_line_failure(run_cli("codegen /nonexistent/model.yaml -o " + dir), "/nonexistent/model.yaml");
+  const std::string welded = write_temporary_file(
+      "welded.yaml",
+      "mechdyn: 1\nname: welded\nbodies:\n  - {name: b, parent: ground, joint: {type: fixed, origin: [0, 0, 0]}, "
+      "mass: 1, com: [0, 0, 0], inertia: {diag: [1, 1, 1]}}\n");
+  expect_one_line_failure(run_cli("codegen " + welded + " -o " + dir), "no degrees of freedom");
+  expect_nothing_written(dir);
+}
+
+// Bug caught: a good run not writing the four files (or its marker), or a second run
+// refusing to replace the directory it wrote itself.
+TEST(CodegenErrors, WritesAndReplacesItsOwnDirectory) {
+  const std::string dir = temporary_path("code");
+  CliResult r = run_cli("codegen " + kFiveAxis + " -o " + dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* name : {"five_axis_tree.h", "five_axis_tree.c", "CMakeLists.txt", "README.md", ".mechdyn-codegen"})
+    EXPECT_TRUE(fs::is_regular_file(dir + "/" + name)) << name;
+  EXPECT_NE(r.out.find("five_axis_tree_mass_matrix"), std::string::npos) << r.out;
+  r = run_cli("codegen " + kFiveAxis + " -o " + dir + " --language cpp --prefix tree");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(dir + "/tree.hpp"));
+  EXPECT_FALSE(fs::exists(dir + "/five_axis_tree.c")) << "the earlier output was not replaced as a whole";
+  expect_nothing_written(dir + ".never");
+}
+
+}  // namespace
