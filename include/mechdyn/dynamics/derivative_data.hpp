@@ -1,0 +1,48 @@
+// Results and workspace of the analytical derivatives (dynamics/rnea_derivatives.hpp,
+// dynamics/aba_derivatives.hpp; docs/derivatives.md).
+//
+// Made once from a Model, beside a Data (one of each per thread), and never resized: the
+// derivative algorithms allocate nothing. It is a structure of its own rather than more
+// fields of Data so that a Data that never differentiates carries none of its five
+// nv × nv matrices (the spirit of Data's DenseWorkspace groups, model/data.hpp). The
+// kinematics stage, M and its factor stay in Data.
+// Frames: world coordinates, spatial vectors at the world origin (math/spatial.hpp).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "mechdyn/math/spatial.hpp"
+#include "mechdyn/model/model.hpp"
+
+namespace mechdyn {
+
+struct DerivativeData {
+  explicit DerivativeData(const Model& model);
+
+  // ---- results: row i = the derivative of component i; ∂/∂q in the tangent space
+  //      (column j: d/dε at q ⊕ ε e_j, the model's joint_integrate) -----------------------
+  MatX dtau_dq;  // ∂τ/∂q of inverse dynamics τ = M a + h, nv × nv (rnea_derivatives; aba_derivatives at a = q̈)
+  MatX dtau_dv;  // ∂τ/∂v, nv × nv
+  VecX tau;      // τ = RNEA(q, v, a) of the last rnea_derivatives (world-frame, docs/derivatives.md eq. D2)
+  MatX da_dq;    // ∂q̈/∂q of forward dynamics, nv × nv (aba_derivatives)
+  MatX da_dv;    // ∂q̈/∂v, nv × nv
+  MatX da_dtau;  // ∂q̈/∂τ = M⁻¹, nv × nv
+
+  // ---- scratch (docs/derivatives.md, eqs. D1–D9) ----------------------------------------
+  std::vector<AxisCarrier> dof_carrier;          // per velocity coordinate: how its axis s_k moves (model/joint.hpp)
+  std::vector<SpatialInertia> body_inertia;      // I_i, body i's spatial inertia (world origin)
+  AlignedVector<Vec6> body_momentum;             // I_i V_i
+  AlignedVector<Vec6> transmitted_force;         // F_i = Σ_{l∈subtree i} (I_l A^g_l + V_l ×* I_l V_l), eq. (D2)
+  AlignedVector<Vec6> velocity_variation;        // ΔV_i = ∂V_i/∂q_j − s_j × V_i, eq. (D3)
+  AlignedVector<Vec6> acceleration_variation;    // ΔA_i = ∂A_i/∂q_j − s_j × A^g_i, eq. (D4)
+  AlignedVector<Vec6> force_variation;           // ΔF_i = ∂F_i/∂q_j − s_j ×* F_i, eq. (D7) (subtree sums)
+  AlignedVector<Vec6> acceleration_velocity_derivative;  // ∂A_i/∂v_j, eq. (D9)
+  AlignedVector<Vec6> force_velocity_derivative;         // ∂F_i/∂v_j, eq. (D9) (subtree sums)
+  AlignedVector<Vec6> axis_variation;            // per velocity coordinate k: Δs_k = ∂s_k/∂q_j − s_j × s_k, eq. (D5)
+
+  int num_bodies = 0;  // of the Model this was made from (checked by the algorithms)
+  int nv = 0;
+};
+
+}  // namespace mechdyn
