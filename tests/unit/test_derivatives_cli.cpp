@@ -1,0 +1,89 @@
+// `mechdyn eval --derivatives` (../shared/spec/eval-json.md): the keys, their shapes, one
+// value against a centred finite difference of two plain `eval` calls, and the errors.
+// The library's derivatives are checked in depth in
+// tests/properties/test_dynamics_derivatives.cpp; here only what the command adds.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+using mechdyn::testing::CliResult;
+using mechdyn::testing::run_cli;
+using mechdyn::testing::source_path;
+using Json = nlohmann::json;
+
+const std::string kFiveAxis = source_path("examples/models/five_axis_tree.yaml");
+
+Json eval_json(const std::string& arguments) {
+  const CliResult r = run_cli("eval " + kFiveAxis + " " + arguments + " --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  return Json::parse(r.out);
+}
+
+void expect_square(const Json& json, const char* key, std::size_t nv) {
+  ASSERT_TRUE(json.contains(key)) << key;
+  ASSERT_EQ(json[key].size(), nv) << key;
+  for (const Json& row : json[key]) EXPECT_EQ(row.size(), nv) << key;
+}
+
+// Bug caught: a missing or misnamed key, a wrong shape, keys printed without their option,
+// or --derivatives changing the contract's other numbers.
+TEST(CliDerivatives, KeysAndShapesFollowTheContract) {
+  const std::string state = "--q 0.3,-0.7,1.1,0.2,-0.4 --v 0.5,-1,0.25,2,-0.3";
+  const Json both = eval_json(state + " --a 1,0.5,-2,0.3,0 --tau 3,-1,0.5,0,2 --derivatives");
+  for (const char* key : {"dtau_dq", "dtau_dv", "da_dq", "da_dv", "da_dtau"}) expect_square(both, key, 5);
+  const Json inverse_only = eval_json(state + " --a 1,0.5,-2,0.3,0 --derivatives");
+  EXPECT_TRUE(inverse_only.contains("dtau_dq"));
+  EXPECT_FALSE(inverse_only.contains("da_dq"));
+  const Json plain = eval_json(state + " --a 1,0.5,-2,0.3,0 --tau 3,-1,0.5,0,2");
+  EXPECT_FALSE(plain.contains("dtau_dq"));
+  EXPECT_EQ(plain["tau"], both["tau"]);
+  EXPECT_EQ(plain["a"], both["a"]);
+  // da_dtau = M⁻¹: times the printed M gives the identity.
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      double sum = 0;
+      for (int k = 0; k < 5; ++k) sum += both["da_dtau"][i][k].get<double>() * both["mass_matrix"][k][j].get<double>();
+      EXPECT_NEAR(sum, i == j ? 1.0 : 0.0, 1e-10);
+    }
+}
+
+// Bug caught: rows and columns swapped (row i must be the derivative of tau_i), or a value
+// the command prints that differs from what `eval` itself computes. dtau/dq column 1 (q₂)
+// against (tau(q + h e₂) − tau(q − h e₂)) / 2h from two plain eval calls; the five-axis
+// tree's coordinates are angles, so q ⊕ dq is q + dq. h = 1e-5: truncation h² |τ'''| ~
+// 1e-9, the printed 17 digits make rounding ~1e-16 |τ| / h ~ 1e-10; tolerance 1e-6.
+TEST(CliDerivatives, OneColumnAgreesWithAFiniteDifferenceOfTwoEvalCalls) {
+  const Json at = eval_json("--q 0.3,-0.7,1.1,0.2,-0.4 --v 0.5,-1,0.25,2,-0.3 --a 1,0.5,-2,0.3,0 --derivatives");
+  const double h = 1e-5;
+  const Json plus = eval_json("--q 0.3,-0.69999,1.1,0.2,-0.4 --v 0.5,-1,0.25,2,-0.3 --a 1,0.5,-2,0.3,0");
+  const Json minus = eval_json("--q 0.3,-0.70001,1.1,0.2,-0.4 --v 0.5,-1,0.25,2,-0.3 --a 1,0.5,-2,0.3,0");
+  double largest = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double fd = (plus["tau"][i].get<double>() - minus["tau"][i].get<double>()) / (2 * h);
+    EXPECT_NEAR(at["dtau_dq"][i][1].get<double>(), fd, 1e-6) << "row " << i;
+    largest = std::max(largest, std::abs(fd));
+  }
+  EXPECT_GT(largest, 1e-2);  // the column is not trivially zero
+}
+
+// Bug caught: --derivatives silently ignored without --a or --tau (status 2, one line), or a
+// crash instead of the solver-failure status at a singular mass matrix (the lunar-rover
+// rocker of EJ Table 3 has one: docs/dynamics.md).
+TEST(CliDerivatives, ErrorsGiveOneLineAndTheContractStatus) {
+  const CliResult nothing = run_cli("eval " + kFiveAxis + " --derivatives --json");
+  EXPECT_EQ(nothing.status, 2);
+  EXPECT_TRUE(nothing.out.empty());
+  EXPECT_NE(nothing.err.find("--derivatives"), std::string::npos) << nothing.err;
+  const CliResult singular =
+      run_cli("eval " + source_path("examples/models/lunar_rover_rocker.yaml") + " --tau 0,0,0,0,0 --derivatives --json");
+  EXPECT_EQ(singular.status, 3) << singular.err;
+  EXPECT_TRUE(singular.out.empty());
+}
+
+}  // namespace
