@@ -26,6 +26,24 @@ DerivativeData::DerivativeData(const Model& model) : num_bodies(model.num_bodies
   acceleration_velocity_derivative.assign(n, Vec6::Zero());
   force_velocity_derivative.assign(n, Vec6::Zero());
   axis_variation.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  rigid_below.assign(n, 1);
+  for (std::size_t i = 0; i < n; ++i) {  // a world-direction or world axis makes every strict ancestor non-rigid
+    const Joint& joint = model.joints[i];
+    bool moves_with_the_world = false;
+    for (int c = 0; c < joint.nv; ++c) {
+      const AxisCarrier carrier = joint_axis_carrier(joint, c);
+      moves_with_the_world |= carrier == AxisCarrier::WorldDirection || carrier == AxisCarrier::World;
+    }
+    if (moves_with_the_world)
+      for (int u = model.bodies[i].parent; u != kGround; u = model.bodies[static_cast<std::size_t>(u)].parent)
+        rigid_below[static_cast<std::size_t>(u)] = 0;
+  }
+  composite_inertia.assign(n, SpatialInertia{});
+  composite_momentum.assign(n, Vec6::Zero());
+  composite_coriolis_block.assign(n, Mat3::Zero());
+  composite_coriolis_vector.assign(n, Vec3::Zero());
+  composite_axis_force.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  composite_axis_coriolis.assign(static_cast<std::size_t>(size), Vec6::Zero());
 }
 
 }  // namespace mechdyn

@@ -40,6 +40,15 @@ struct DerivativeData {
   AlignedVector<Vec6> acceleration_velocity_derivative;  // ∂A_i/∂v_j, eq. (D9)
   AlignedVector<Vec6> force_velocity_derivative;         // ∂F_i/∂v_j, eq. (D9) (subtree sums)
   AlignedVector<Vec6> axis_variation;            // per velocity coordinate k: Δs_k = ∂s_k/∂q_j − s_j × s_k, eq. (D5)
+  // the fast form (eqs. D11–D12), subtree composites:
+  std::vector<char> rigid_below;                 // per body: 1 when no joint strictly below it has a world-direction or
+                                                 // world axis (spherical, free), so the fast form applies
+  std::vector<SpatialInertia> composite_inertia; // I^c_i = Σ_{l∈subtree i} I_l
+  AlignedVector<Vec6> composite_momentum;        // H^c_i = Σ I_l V_l
+  std::vector<Mat3> composite_coriolis_block;    // P^c_i: B^c_i = [[P, c̃], [−c̃, 0]], B = (V ×*) I − I (V ×), eq. (D11)
+  std::vector<Vec3> composite_coriolis_vector;   // c^c_i
+  AlignedVector<Vec6> composite_axis_force;      // per coordinate k: f_k = I^c s_k
+  AlignedVector<Vec6> composite_axis_coriolis;   // per coordinate k: u_k = B^c s_k − s_k ×* H^c
 
   int num_bodies = 0;  // of the Model this was made from (checked by the algorithms)
   int nv = 0;
