@@ -15,6 +15,10 @@
 #  6. bench/bench_scale.cpp: one RK4 step of chains and binary trees of 10 ... 10,000
 #     bodies, recursive and explicit, eval's quantities, with the fitted complexity
 #     (docs/benchmarks.md, "Scale"; the CLI table is scripts/scale_table.py)
+#  7. bench/bench_derivatives.cpp: analytical derivatives of inverse and forward dynamics
+#     beside a centred finite difference of mechdyn's RNEA/ABA and MuJoCo's finite
+#     differences (scripts/derivative_table.py; docs/derivatives.md); agreement with
+#     MuJoCo's finite differences checked first
 # and writes build-bench/bench-peers.png (time against n, scripts/plot_bench.py).
 #
 # Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
@@ -39,7 +43,7 @@ extra=()
 for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=1 ;;
-    -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) extra+=("$arg") ;;
   esac
 done
@@ -47,7 +51,7 @@ done
 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale >/dev/null
+  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_derivatives >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -171,3 +175,15 @@ if [ "$smoke" -eq 1 ]; then
 else
   "$build_dir/bench/mechdyn_bench_scale" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true "${extra[@]}"
 fi
+
+# --- derivatives: analytical vs finite differences (mechdyn's own and MuJoCo's) ---------
+derivatives_json="$build_dir/bench-derivatives.json"
+derivative_flags=(--benchmark_out="$derivatives_json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  derivative_flags+=(--benchmark_min_time=0.01 '--benchmark_filter=/five_axis_tree$')
+else
+  derivative_flags+=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true)
+fi
+echo
+"$build_dir/bench/mechdyn_bench_derivatives" "${derivative_flags[@]}" "${extra[@]}" >/dev/null
+"$python" "$repo/scripts/derivative_table.py" "$derivatives_json"
