@@ -4,7 +4,8 @@
 
 namespace mechdyn {
 
-DerivativeData::DerivativeData(const Model& model) : num_bodies(model.num_bodies()), nv(model.nv) {
+DerivativeData::DerivativeData(const Model& model, bool with_reactions)
+    : with_reactions(with_reactions), num_bodies(model.num_bodies()), nv(model.nv) {
   const std::size_t n = static_cast<std::size_t>(model.num_bodies());
   const Eigen::Index size = model.nv;
   dtau_dq = MatX::Zero(size, size);
@@ -13,6 +14,10 @@ DerivativeData::DerivativeData(const Model& model) : num_bodies(model.num_bodies
   da_dq = MatX::Zero(size, size);
   da_dv = MatX::Zero(size, size);
   da_dtau = MatX::Zero(size, size);
+  if (with_reactions) {
+    dreaction_dq = MatX::Zero(6 * static_cast<Eigen::Index>(n), size);
+    dreaction_dv = MatX::Zero(6 * static_cast<Eigen::Index>(n), size);
+  }
   dof_carrier.assign(static_cast<std::size_t>(size), AxisCarrier::Parent);
   for (const Joint& joint : model.joints)
     for (int c = 0; c < joint.nv; ++c)

@@ -31,6 +31,7 @@
 #include <string>
 
 #include "../kinematics/kinematics_stage.hpp"
+#include "derivative_stages.hpp"
 
 #include "mechdyn/errors.hpp"
 #include "mechdyn/model/checks.hpp"
@@ -212,6 +213,12 @@ void body_step(const Model& model, const Data& data, DerivativeData& work, int i
 void columns_above(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
                    const Vec6& force_variation, const Vec6& force_derivative) {
   const Vec6 force_change = cross_force(data.motion_axis[j], work.transmitted_force[moved]) + force_variation;
+  if (work.with_reactions) {  // b and the joints above it: ∂F_u = ∂F_b; o_b moves with s_j, o_u above does not (D13)
+    detail::reaction_column(data, work, moved, j, force_change, force_derivative,
+                            point_velocity(data.motion_axis[j], data.position[moved]));
+    for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent)
+      detail::reaction_column(data, work, u, j, force_change, force_derivative, Vec3::Zero());
+  }
   for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent) {
     const Joint& joint = model.joints[u];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
@@ -253,6 +260,12 @@ void differentiate_coordinate(const Model& model, const Data& data, DerivativeDa
       work.dtau_dv(k, j) = data.motion_axis[k].dot(work.force_velocity_derivative[i]);
     }
   }
+  if (work.with_reactions)
+    for (std::size_t r = 1; r < subtree.size(); ++r) {  // eq. (D13), joints below b (b itself: columns_above)
+      const int i = subtree[r];
+      detail::reaction_column(data, work, i, j, cross_force(twist, work.transmitted_force[i]) + work.force_variation[i],
+                              work.force_velocity_derivative[i], point_velocity(twist, data.position[i]));
+    }
   columns_above(model, data, work, moved, j, work.force_variation[moved], work.force_velocity_derivative[moved]);
 }
 
@@ -289,6 +302,15 @@ void differentiate_coordinate_rigid(const Model& model, const Data& data, Deriva
   const Joint& joint = model.joints[moved];
   for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)  // b's own axes: + Δs_kᵀ F_b (eq. D8)
     work.dtau_dq(k, j) += work.axis_variation[k].dot(work.transmitted_force[moved]);
+  if (work.with_reactions) {  // eq. (D13) with the composites of each joint below b
+    const SubtreeIndex::Range subtree = model.subtree[moved];
+    for (std::size_t r = 1; r < subtree.size(); ++r) {
+      const int i = subtree[r];
+      detail::reaction_column(
+          data, work, i, j, cross_force(twist, work.transmitted_force[i]) + composite_variation(work, i, alpha_q, beta_q),
+          composite_variation(work, i, alpha_v, twist), point_velocity(twist, data.position[i]));
+    }
+  }
   columns_above(model, data, work, moved, j, composite_variation(work, moved, alpha_q, beta_q),
                 composite_variation(work, moved, alpha_v, twist));
 }
@@ -306,6 +328,10 @@ void rnea_derivatives_from_kinematics(const Model& model, const Data& data, Deri
   transmitted_forces(model, data, work, base_acceleration);
   work.dtau_dq.setZero();  // entries of coordinates neither above nor below j stay 0
   work.dtau_dv.setZero();
+  if (work.with_reactions) {
+    work.dreaction_dq.setZero();  // joints neither above nor below j stay 0
+    work.dreaction_dv.setZero();
+  }
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Joint& joint = model.joints[b];
     for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j) {

@@ -21,6 +21,8 @@
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/aba_derivatives.hpp"
 #include "mechdyn/dynamics/crba.hpp"
+#include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/errors.hpp"
@@ -77,7 +79,7 @@ VecX shifted(const Model& model, Data& data, const VecX& q, Eigen::Index j, doub
 /// which on the random trees' badly conditioned mass matrices reaches 3e-5.
 template <typename F>
 double worst_ratio(const MatX& analytic, const F& column_difference, Eigen::Index nv) {
-  MatX fd_matrix(nv, nv);
+  MatX fd_matrix(analytic.rows(), nv);
   for (Eigen::Index j = 0; j < nv; ++j) fd_matrix.col(j) = column_difference(j);
   const double allowance = 1e-6 * (1.0 + fd_matrix.cwiseAbs().maxCoeff());
   double worst = 0.0;
@@ -281,6 +283,53 @@ TEST(DynamicsDerivatives, AllocatesNothingAndRefusesASingularMassMatrix) {
   EXPECT_THROW(rnea_derivatives(model, data, work, s.q.head(1), s.v, s.a), InvalidArgument);
   DerivativeData other(rocker);
   EXPECT_THROW(rnea_derivatives(model, data, other, s.q, s.v, s.a), InvalidArgument);  // made for another model
+}
+
+}  // namespace
+}  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// Bug caught: a wrong derivative of the joint reactions (eval's `reactions`): the moment
+// arm's own motion (∂o_u × f) forgotten, the rows of the joints above the moved one left
+// at zero, force and torque rows swapped. Against centred differences of joint_reactions
+// (the explicit resultant iteration, EC eq. 17 — a different algorithm from the one
+// differentiated), on trees of every joint type, both forms of the recursion.
+TEST(DynamicsDerivatives, JointReactionDerivativesMatchCentredDifferences) {
+  for (unsigned seed = 41; seed <= 50; ++seed) {
+    const Model model = tree_with_every_joint_type(seed, 3 + static_cast<int>(seed % 7), seed % 2 == 1);
+    Data data(model), scratch(model);
+    DerivativeData work(model, true);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      joint_reaction_derivatives(model, data, work, s.q, s.v, s.a);
+      const auto reactions = [&](const VecX& q, const VecX& v) {
+        joint_reactions(model, scratch, q, v, s.a);
+        VecX out(6 * model.num_bodies());
+        for (int u = 0; u < model.num_bodies(); ++u) out.segment<6>(6 * u) << scratch.reaction_force[u], scratch.reaction_torque[u];
+        return out;
+      };
+      const auto column_q = [&](Eigen::Index j) {
+        return VecX((reactions(shifted(model, scratch, s.q, j, kStep), s.v) -
+                     reactions(shifted(model, scratch, s.q, j, -kStep), s.v)) / (2 * kStep));
+      };
+      const auto column_v = [&](Eigen::Index j) {
+        VecX vp = s.v, vm = s.v;
+        vp[j] += kStep, vm[j] -= kStep;
+        return VecX((reactions(s.q, vp) - reactions(s.q, vm)) / (2 * kStep));
+      };
+      EXPECT_LT(worst_ratio(work.dreaction_dq, column_q, model.nv), 1.0);
+      EXPECT_LT(worst_ratio(work.dreaction_dv, column_v, model.nv), 1.0);
+    }
+  }
+  const Model model = tree_with_every_joint_type(3, 4);
+  Data data(model);
+  DerivativeData without(model);
+  const VecX q = model.neutral_configuration(), zero = VecX::Zero(model.nv);
+  EXPECT_THROW(joint_reaction_derivatives(model, data, without, q, zero, zero), InvalidArgument);
 }
 
 }  // namespace

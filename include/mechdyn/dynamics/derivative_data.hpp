@@ -18,7 +18,9 @@
 namespace mechdyn {
 
 struct DerivativeData {
-  explicit DerivativeData(const Model& model);
+  /// `with_reactions`: also the 6n × nv derivatives of the joint reactions
+  /// (dynamics/joint_reaction_derivatives.hpp), which rnea_derivatives then fills as well.
+  explicit DerivativeData(const Model& model, bool with_reactions = false);
 
   // ---- results: row i = the derivative of component i; ∂/∂q in the tangent space
   //      (column j: d/dε at q ⊕ ε e_j, the model's joint_integrate) -----------------------
@@ -28,6 +30,9 @@ struct DerivativeData {
   MatX da_dq;    // ∂q̈/∂q of forward dynamics, nv × nv (aba_derivatives)
   MatX da_dv;    // ∂q̈/∂v, nv × nv
   MatX da_dtau;  // ∂q̈/∂τ = M⁻¹, nv × nv
+  bool with_reactions = false;  // made with the reaction derivatives (below)
+  MatX dreaction_dq;  // 6n × nv: rows 6u…6u+2 ∂f_u/∂q, 6u+3…6u+5 ∂τ_u/∂q (joint u's reaction, eval's `reactions`)
+  MatX dreaction_dv;  // 6n × nv: the same with respect to v (0 × 0 without with_reactions)
 
   // ---- scratch (docs/derivatives.md, eqs. D1–D9) ----------------------------------------
   std::vector<AxisCarrier> dof_carrier;          // per velocity coordinate: how its axis s_k moves (model/joint.hpp)
