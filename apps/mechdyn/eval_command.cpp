@@ -23,6 +23,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "mechdyn/dynamics/aba_derivatives.hpp"
+#include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
@@ -127,7 +128,7 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   std::unique_ptr<DerivativeData> derivative_data;
   if (o.derivatives) {
     derivative_stage = std::make_unique<Data>(model, DenseWorkspace::None);  // reserves what it needs
-    derivative_data = std::make_unique<DerivativeData>(model);
+    derivative_data = std::make_unique<DerivativeData>(model, o.has_a);  // with --a: the reactions' too
     DerivativeData& d = *derivative_data;
     if (o.has_tau) {
       aba_derivatives(model, *derivative_stage, d, q, v, tau);  // SolverError (status 3) at a singular M
@@ -136,9 +137,11 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       check_finite(d.da_dtau, "da_dtau");
     }
     if (o.has_a) {
-      rnea_derivatives(model, *derivative_stage, d, q, v, a);
+      joint_reaction_derivatives(model, *derivative_stage, d, q, v, a);  // and dtau_dq, dtau_dv
       check_finite(d.dtau_dq, "dtau_dq");
       check_finite(d.dtau_dv, "dtau_dv");
+      check_finite(d.dreaction_dq, "reaction_derivatives");
+      check_finite(d.dreaction_dv, "reaction_derivatives");
     }
   }
   const VecX& loop_residual = data.loop_residual;
@@ -250,6 +253,20 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       if (o.has_a) {
         json.key("dtau_dq"), json.matrix(d.dtau_dq);
         json.key("dtau_dv"), json.matrix(d.dtau_dv);
+        // Beyond the contract (docs/cli.md): ∂ of each joint's `reactions` entry, 3 × nv each.
+        json.key("reaction_derivatives");
+        json.begin_array();
+        for (int l = 0; l < model.num_bodies(); ++l) {
+          const Eigen::Index row = 6 * static_cast<Eigen::Index>(l);
+          json.begin_object();
+          json.key("joint"), json.string(model.joints[l].name);
+          json.key("dforce_dq"), json.matrix(d.dreaction_dq.middleRows(row, 3));
+          json.key("dtorque_dq"), json.matrix(d.dreaction_dq.middleRows(row + 3, 3));
+          json.key("dforce_dv"), json.matrix(d.dreaction_dv.middleRows(row, 3));
+          json.key("dtorque_dv"), json.matrix(d.dreaction_dv.middleRows(row + 3, 3));
+          json.end_object();
+        }
+        json.end_array();
       }
       if (o.has_tau) {
         json.key("da_dq"), json.matrix(d.da_dq);

@@ -70,6 +70,21 @@ TEST(CliDerivatives, OneColumnAgreesWithAFiniteDifferenceOfTwoEvalCalls) {
     largest = std::max(largest, std::abs(fd));
   }
   EXPECT_GT(largest, 1e-2);  // the column is not trivially zero
+  // The optional reaction_derivatives: joint J3's torque about its origin, column q₂,
+  // against the two calls' reactions.
+  ASSERT_TRUE(at.contains("reaction_derivatives"));
+  const Json& j3 = at["reaction_derivatives"][2];
+  EXPECT_EQ(j3["joint"], "J3");
+  ASSERT_EQ(j3["dtorque_dq"].size(), 3u);
+  ASSERT_EQ(j3["dtorque_dq"][0].size(), 5u);
+  for (int r = 0; r < 3; ++r) {
+    const double fd = (plus["reactions"][2]["torque"][r].get<double>() - minus["reactions"][2]["torque"][r].get<double>()) /
+                      (2 * h);
+    EXPECT_NEAR(j3["dtorque_dq"][r][1].get<double>(), fd, 1e-6) << "row " << r;
+    const double fd_force =
+        (plus["reactions"][2]["force"][r].get<double>() - minus["reactions"][2]["force"][r].get<double>()) / (2 * h);
+    EXPECT_NEAR(j3["dforce_dq"][r][1].get<double>(), fd_force, 1e-6) << "row " << r;
+  }
 }
 
 // Bug caught: --derivatives silently ignored without --a or --tau (status 2, one line), or a
