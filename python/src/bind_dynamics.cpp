@@ -11,6 +11,7 @@
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
+#include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
@@ -109,6 +110,17 @@ void bind_dynamics(py::module_& m) {
   }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("tau"),
      "(∂q̈/∂q, ∂q̈/∂v, ∂q̈/∂τ = M⁻¹) of forward dynamics, nv × nv arrays; "
      "q̈ itself in data.ddq. Raises SolverError at a singular M.");
+
+  m.def("joint_reaction_derivatives", [](const Model& model, py::object data_object, py::handle q, py::handle v,
+                                         py::handle a) {
+    Data& data = data_for(model, data_object.cast<PyData&>());
+    InputVector qv(q, model.nq, "q", "nq"), vv(v, model.nv, "v", "nv"), av(a, model.nv, "a", "nv");
+    DerivativeData work(model, true);
+    without_gil([&] { joint_reaction_derivatives(model, data, work, qv.map(), vv.map(), av.map()); return 0; });
+    return py::make_tuple(py::cast(MatX(work.dreaction_dq)), py::cast(MatX(work.dreaction_dv)));
+  }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
+     "(∂reaction/∂q, ∂reaction/∂v), 6n × nv arrays: rows 6u…6u+2 the force of joint u, 6u+3…6u+5 its torque "
+     "about body u's origin (world), as joint_reactions returns them.");
 
   m.def("kinetic_energy", [](const Model& model, PyData& pd, py::handle q, py::handle v) {
     Data& data = data_for(model, pd);
