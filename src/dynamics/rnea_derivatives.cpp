@@ -20,8 +20,17 @@
 // with Δs_k = ∂s_k/∂q_j − s_j × s_k, zero for an axis carried by a body of the subtree;
 // per carrier (model/joint.hpp, AxisCarrier) in eq. (D5). ∂/∂v_j: V varies by s_j on the
 // subtree, A by the ∂ṡ_k/∂v_j v_k and ṡ_j, and ∂τ/∂v follows the same backward sums (D9).
-// Cost: one O(n) pass for the forces, then per velocity coordinate j a pass over the
-// subtree of its body and a walk to the root: O(nv · depth) like the RSS 2018 algorithm.
+// Two forms per coordinate j (docs/derivatives.md): the general one propagates ΔV, ΔA
+// body by body over the subtree (any joints); the fast one (eqs. D11–D12, the RSS 2018
+// composite structure) applies when every axis strictly below b is carried rigidly by a
+// body (no spherical or free joint deeper in the subtree): ΔV is then one β and ΔA one
+// α + β × (V_i − V_b) on the whole subtree, so ΔF_k = I^c_k α + B^c_k β + β ×* H^c_k with
+// subtree composites formed once, and each entry of the column is two 6-vector dot
+// products. With DerivativeData::with_reactions, also the joint reactions' columns (eq.
+// D13, src/dynamics/joint_reaction_derivatives.cpp).
+// Cost: O(n) for the forces and composites, then per coordinate j O(size of its subtree +
+// depth): O(nv · depth) like the RSS 2018 algorithm. Longer than the house's ~300 lines:
+// the two forms share body_step, and splitting them would put one recursion in two files.
 // Reads: Model; the kinematics stage at (q, v, a) (data.motion_axis, velocity,
 // acceleration, position, com_position, inertia_world). Writes: work.dtau_dq,
 // work.dtau_dv, work.tau and the scratch of the DerivativeData (the kinematics stage only
