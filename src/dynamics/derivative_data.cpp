@@ -17,6 +17,8 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
   if (with_reactions) {
     dreaction_dq = MatX::Zero(6 * static_cast<Eigen::Index>(n), size);
     dreaction_dv = MatX::Zero(6 * static_cast<Eigen::Index>(n), size);
+    dfriction_dq = MatX::Zero(size, size);
+    dfriction_dv = MatX::Zero(size, size);
   }
   dof_carrier.assign(static_cast<std::size_t>(size), AxisCarrier::Parent);
   for (const Joint& joint : model.joints)

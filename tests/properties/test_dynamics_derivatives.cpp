@@ -26,6 +26,8 @@
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/errors.hpp"
+#include "mechdyn/friction/friction_effort_derivatives.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/io/model_file.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "random_model.hpp"
@@ -330,6 +332,69 @@ TEST(DynamicsDerivatives, JointReactionDerivativesMatchCentredDifferences) {
   DerivativeData without(model);
   const VecX q = model.neutral_configuration(), zero = VecX::Zero(model.nv);
   EXPECT_THROW(joint_reaction_derivatives(model, data, without, q, zero, zero), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// Bug caught: a wrong derivative of the friction efforts: the normal load's dependence on
+// the reaction (∂|P x|, ∂|n·x|) or on the turning axis (∂n = ω_j × n) left out, the
+// slope of a law (Stribeck's exponential, Brown–McPhee's tanh and rational term) wrong,
+// the N-linear part φ(v) confused with τ_f. Against centred differences of
+// inverse_dynamics_with_friction's data.friction_effort (the steady-state LuGre), on
+// revolute/prismatic trees with every friction law, with and without a load block, at
+// velocities kept away from the v = 0 kink (|v| ≥ 0.3).
+TEST(DynamicsDerivatives, FrictionEffortDerivativesMatchCentredDifferences) {
+  const FrictionModel laws[] = {FrictionModel::CoulombViscous, FrictionModel::Stribeck, FrictionModel::LuGre,
+                                FrictionModel::BrownMcPhee};
+  for (unsigned seed = 61; seed <= 68; ++seed) {
+    Model model = testing::random_tree(seed, {3 + static_cast<int>(seed % 5), false});
+    int law = static_cast<int>(seed);
+    for (Joint& joint : model.joints) {
+      JointFriction friction;
+      friction.model = laws[law++ % 4];
+      friction.coulomb = 0.3, friction.static_coefficient = 0.5, friction.viscous = 0.1;
+      friction.stribeck_velocity = 0.4, friction.bristle_stiffness = 1e3, friction.bristle_damping = 1.0;
+      if (law % 3 != 0)
+        friction.load = FrictionLoad{joint.type == JointType::Revolute ? 0.02 : 0.0, 0.05, 0.03};
+      joint.friction = friction;
+    }
+    finalize_model(model, "friction tree");
+    Data data(model), scratch(model);
+    DerivativeData work(model, true);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      State s = random_state(model, rng);
+      for (Eigen::Index k = 0; k < model.nv; ++k) s.v[k] += s.v[k] >= 0 ? 0.3 : -0.3;  // away from the kink
+      friction_effort_derivatives(model, data, work, s.q, s.v, s.a);
+      const auto effort = [&](const VecX& q, const VecX& v) {
+        return VecX(inverse_dynamics_with_friction(model, scratch, q, v, s.a, LuGreEvaluation::SteadyState) -
+                    scratch.tau);
+      };
+      EXPECT_LT(worst_ratio(
+                    work.dfriction_dq,
+                    [&](Eigen::Index j) {
+                      return VecX((effort(shifted(model, scratch, s.q, j, kStep), s.v) -
+                                   effort(shifted(model, scratch, s.q, j, -kStep), s.v)) /
+                                  (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+      EXPECT_LT(worst_ratio(
+                    work.dfriction_dv,
+                    [&](Eigen::Index j) {
+                      VecX vp = s.v, vm = s.v;
+                      vp[j] += kStep, vm[j] -= kStep;
+                      return VecX((effort(s.q, vp) - effort(s.q, vm)) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+    }
+  }
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ struct DerivativeData {
   bool with_reactions = false;  // made with the reaction derivatives (below)
   MatX dreaction_dq;  // 6n × nv: rows 6u…6u+2 ∂f_u/∂q, 6u+3…6u+5 ∂τ_u/∂q (joint u's reaction, eval's `reactions`)
   MatX dreaction_dv;  // 6n × nv: the same with respect to v (0 × 0 without with_reactions)
+  MatX dfriction_dq;  // nv × nv: ∂τ_f/∂q of the friction efforts (friction/friction_effort_derivatives.hpp; with_reactions)
+  MatX dfriction_dv;  // nv × nv: ∂τ_f/∂v
 
   // ---- scratch (docs/derivatives.md, eqs. D1–D9) ----------------------------------------
   std::vector<AxisCarrier> dof_carrier;          // per velocity coordinate: how its axis s_k moves (model/joint.hpp)
