@@ -27,6 +27,7 @@
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
+#include "mechdyn/friction/friction_effort_derivatives.hpp"
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn::cli {
@@ -137,11 +138,20 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       check_finite(d.da_dtau, "da_dtau");
     }
     if (o.has_a) {
-      joint_reaction_derivatives(model, *derivative_stage, d, q, v, a);  // and dtau_dq, dtau_dv
+      if (with_friction)
+        friction_effort_derivatives(model, *derivative_stage, d, q, v, a);  // and the reactions', dtau_dq, dtau_dv
+      else
+        joint_reaction_derivatives(model, *derivative_stage, d, q, v, a);  // and dtau_dq, dtau_dv
       check_finite(d.dtau_dq, "dtau_dq");
       check_finite(d.dtau_dv, "dtau_dv");
       check_finite(d.dreaction_dq, "reaction_derivatives");
       check_finite(d.dreaction_dv, "reaction_derivatives");
+      if (with_friction) {
+        d.dfriction_dq += d.dtau_dq;  // from here on: ∂ tau_with_friction
+        d.dfriction_dv += d.dtau_dv;
+        check_finite(d.dfriction_dq, "dtau_with_friction_dq");
+        check_finite(d.dfriction_dv, "dtau_with_friction_dv");
+      }
     }
   }
   const VecX& loop_residual = data.loop_residual;
@@ -253,6 +263,10 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       if (o.has_a) {
         json.key("dtau_dq"), json.matrix(d.dtau_dq);
         json.key("dtau_dv"), json.matrix(d.dtau_dv);
+        if (with_friction) {  // beyond the contract (docs/cli.md)
+          json.key("dtau_with_friction_dq"), json.matrix(d.dfriction_dq);
+          json.key("dtau_with_friction_dv"), json.matrix(d.dfriction_dv);
+        }
         // Beyond the contract (docs/cli.md): ∂ of each joint's `reactions` entry, 3 × nv each.
         json.key("reaction_derivatives");
         json.begin_array();

@@ -4,6 +4,7 @@
 // tests/properties/test_dynamics_derivatives.cpp; here only what the command adds.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -99,6 +100,36 @@ TEST(CliDerivatives, ErrorsGiveOneLineAndTheContractStatus) {
       run_cli("eval " + source_path("examples/models/lunar_rover_rocker.yaml") + " --tau 0,0,0,0,0 --derivatives --json");
   EXPECT_EQ(singular.status, 3) << singular.err;
   EXPECT_TRUE(singular.out.empty());
+}
+
+}  // namespace
+
+namespace {
+
+// Bug caught: the optional friction keys missing for a model with friction, or holding ∂τ_f
+// alone instead of ∂ tau_with_friction. One column (v₃) against two eval calls' printed
+// tau_with_friction, velocities away from zero (the Stribeck law's kink).
+TEST(CliDerivatives, FrictionKeysAgreeWithTwoEvalCalls) {
+  const std::string model = source_path("examples/models/five_axis_tree_stribeck.yaml");
+  const std::string rest = " --q 0.3,-0.7,1.1,0.2,-0.4 --a 1,0.5,-2,0.3,0 --json";
+  const auto eval = [&](const std::string& v, const std::string& extra) {
+    const CliResult r = run_cli("eval " + model + " --v " + v + rest + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return Json::parse(r.out);
+  };
+  const Json at = eval("0.5,-1,0.25,2,-0.3", " --derivatives");
+  ASSERT_TRUE(at.contains("dtau_with_friction_dq"));
+  ASSERT_TRUE(at.contains("dtau_with_friction_dv"));
+  const double h = 1e-5;
+  const Json plus = eval("0.5,-1,0.25001,2,-0.3", ""), minus = eval("0.5,-1,0.24999,2,-0.3", "");
+  double largest = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double fd =
+        (plus["tau_with_friction"][i].get<double>() - minus["tau_with_friction"][i].get<double>()) / (2 * h);
+    EXPECT_NEAR(at["dtau_with_friction_dv"][i][2].get<double>(), fd, 1e-6 * (1 + std::abs(fd))) << "row " << i;
+    largest = std::max(largest, std::abs(fd));
+  }
+  EXPECT_GT(largest, 1e-2);
 }
 
 }  // namespace
