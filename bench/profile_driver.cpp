@@ -6,8 +6,11 @@
 // Only public API, so that the same file measures any commit.
 //
 // Usage: mechdyn_profile <model> <algorithm> <iterations>
-//   model:     five_axis_tree | panda_like_arm | serial_chain_50
+//   model:     five_axis_tree | panda_like_arm | serial_chain_50 | branched_tree_30
 //   algorithm: rnea | crba | aba | explicit_forward_dynamics | eval_sequence | eval_terms
+//              | rnea_derivatives | aba_derivatives | rnea_finite_difference | aba_finite_difference
+//     (the last four where the commit has dynamics/rnea_derivatives.hpp; the finite
+//     differences: centred, 4 nv RNEA and 6 nv ABA calls, as bench/bench_derivatives.cpp)
 //     eval_sequence: the separate calls `mechdyn eval` made before compute_all_terms
 //       (explicit M, h, τ, reactions, friction, forward dynamics, final poses), each with
 //       its own kinematics; eval_terms: compute_all_terms(q, v, a, τ) where the commit
@@ -33,6 +36,11 @@
 #define MECHDYN_HAS_COMPUTE_ALL_TERMS 1
 #endif
 #include "random_model.hpp"
+#if __has_include("mechdyn/dynamics/rnea_derivatives.hpp")
+#include "mechdyn/dynamics/aba_derivatives.hpp"
+#include "mechdyn/dynamics/rnea_derivatives.hpp"
+#define MECHDYN_HAS_DERIVATIVES 1
+#endif
 
 namespace {
 
@@ -64,6 +72,7 @@ int main(int argc, char** argv) {
   if (model_name == "five_axis_tree") model = bench::five_axis_tree();
   else if (model_name == "panda_like_arm") model = bench::panda_like_arm();
   else if (model_name == "serial_chain_50") model = bench::serial_chain(50);
+  else if (model_name == "branched_tree_30") model = bench::branched_tree();
   else {
     std::fprintf(stderr, "unknown model '%s'\n", model_name.c_str());
     return 2;
@@ -93,6 +102,47 @@ int main(int argc, char** argv) {
     }
 #else
     for (long k = 0; k < iterations; ++k) sink += eval_sequence(model, data, q, v, a, a);
+#endif
+#ifdef MECHDYN_HAS_DERIVATIVES
+  } else if (algorithm == "rnea_derivatives") {
+    DerivativeData work(model);
+    for (long k = 0; k < iterations; ++k) {
+      rnea_derivatives(model, data, work, q, v, a);
+      sink += work.dtau_dq(0, 0);
+    }
+  } else if (algorithm == "aba_derivatives") {
+    DerivativeData work(model);
+    for (long k = 0; k < iterations; ++k) {
+      aba_derivatives(model, data, work, q, v, a);
+      sink += work.da_dq(0, 0);
+    }
+  } else if (algorithm == "rnea_finite_difference" || algorithm == "aba_finite_difference") {
+    const bool forward = algorithm == "aba_finite_difference";  // revolute models: q ⊕ h e_j = q + h e_j
+    const double h = 1e-6;
+    VecX x(model.nv);
+    MatX dq(model.nv, model.nv), dv(model.nv, model.nv), dtau(model.nv, model.nv);
+    const auto f = [&](const VecX& qq, const VecX& vv, const VecX& xx) -> const VecX& {
+      return forward ? aba(model, data, qq, vv, xx) : rnea(model, data, qq, vv, xx);
+    };
+    for (long k = 0; k < iterations; ++k) {
+      for (Eigen::Index j = 0; j < model.nv; ++j) {
+        x = q, x[j] += h;
+        dq.col(j) = f(x, v, a);
+        x[j] = q[j] - h;
+        dq.col(j) -= f(x, v, a);
+        x = v, x[j] += h;
+        dv.col(j) = f(q, x, a);
+        x[j] = v[j] - h;
+        dv.col(j) -= f(q, x, a);
+        if (forward) {
+          x = a, x[j] += h;
+          dtau.col(j) = f(q, v, x);
+          x[j] = a[j] - h;
+          dtau.col(j) -= f(q, v, x);
+        }
+      }
+      sink += dq(0, 0) / (2 * h) + dv(0, 0) / (2 * h) + dtau(0, 0);
+    }
 #endif
   } else {
     std::fprintf(stderr, "unknown algorithm '%s'\n", algorithm.c_str());

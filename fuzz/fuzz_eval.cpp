@@ -1,7 +1,8 @@
 // Fuzz target: `mechdyn eval` (and `info`) end to end, in process (apps/mechdyn/cli.cpp).
 // Input: model file text, then optionally a line "#state" followed by up to four lines
 // q, v, a, tau (comma-separated numbers). The first byte of the model text picks the mode
-// (JSON or text, explicit or recursive, eval or info) and is then dropped.
+// (JSON or text, explicit or recursive, with or without --derivatives, eval or info) and is
+// then dropped.
 // Contract checked (issue 16): exit status 0, 2 or 3 — never 1 (an internal error), no
 // crash; stderr holds only reader warnings and, on an error, one error line, last; with
 // status 0 and --json the output is one valid JSON object whose every number is finite
@@ -65,6 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!state[i].empty()) arguments.insert(arguments.end(), {options[i], state[i]});
     if (json) arguments.push_back("--json");
     if ((mode & 2u) != 0) arguments.insert(arguments.end(), {"--method", "recursive"});
+    if ((mode & 4u) != 0) arguments.push_back("--derivatives");  // docs/derivatives.md
   }
   std::ostringstream out;
   const int status = mechdyn::cli::run(arguments, out);

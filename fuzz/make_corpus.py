@@ -45,7 +45,8 @@ for i, (count, text) in enumerate([(3, "0.1,-0.2,0.3"), (5, "0, 0, 0, 0, 1e-3"),
                                    (2, "sum(t,1,2), max(t,2)")]):
     write("number_lists", "seed%d" % i, bytes([count]) + text.encode())
 
-# eval: first byte = mode (bit 0 json, bit 1 recursive, bit 3 info), the model, "#state", q, v, a, tau.
+# eval: first byte = mode (bit 0 json, bit 1 recursive, bit 2 --derivatives, bit 3 info), the model, "#state",
+# q, v, a, tau.
 states = {
     "five_axis_tree.yaml": ["0.1,-0.2,0.3,0.4,0.5", "0,0,0,0,1", "0.2,0.2,0.2,0.2,0.2", "1,0,0,0,0"],
     "five_axis_tree_stribeck.yaml": ["0,0.1,0,0,0", "1,0,0,0,-1", "0,0,1,0,0", "0,0,0,0,0"],
@@ -58,7 +59,7 @@ states = {
 for name, state in states.items():
     with open(os.path.join(root, "examples", "models", name), "rb") as f:
         text = f.read()
-    for mode in (1, 0, 3):
+    for mode in (1, 0, 3, 5):
         body = bytes([mode]) + text
         if state is not None:
             body += b"\n#state\n" + "\n".join(state).encode() + b"\n"

@@ -40,6 +40,19 @@ for algorithm in eval_sequence eval_terms; do
   done
 done
 
+printf '\n| derivatives (docs/derivatives.md) | model | instructions per call | analytical / centred FD |\n|---|---|---:|---:|\n'
+for pair in "rnea_derivatives rnea_finite_difference" "aba_derivatives aba_finite_difference"; do
+  set -- $pair
+  for model in five_axis_tree panda_like_arm branched_tree_30; do
+    base=$(instructions "$profile" "$model" "$1" 0)
+    analytical=$(( ($(instructions "$profile" "$model" "$1" 200) - base) / 200 ))
+    base=$(instructions "$profile" "$model" "$2" 0)
+    fd=$(( ($(instructions "$profile" "$model" "$2" 20) - base) / 20 ))
+    printf '| %s | %s | %d |  |\n| %s | %s | %d | %s |\n' "$1" "$model" "$analytical" "$2" "$model" "$fd" \
+      "$(awk -v a="$analytical" -v b="$fd" 'BEGIN { printf "%.3f", a / b }')"
+  done
+done
+
 printf '\n| mechdyn eval --json | instructions (whole process) |\n|---|---:|\n'
 five=(eval "$root/examples/models/five_axis_tree.yaml" --q 0.1,-0.2,0.3,0.05,0.5 --v 0.3,-0.2,0.1,0.4,-0.5
       --a 0.2,0.1,-0.3,0.2,0.1 --tau 1,2,3,4,5 --json)

@@ -23,8 +23,12 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "flexible_eval.hpp"
+#include "mechdyn/dynamics/aba_derivatives.hpp"
+#include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
+#include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
+#include "mechdyn/friction/friction_effort_derivatives.hpp"
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn::cli {
@@ -36,6 +40,7 @@ struct EvalOptions {
   std::string q, v, a, tau;
   bool has_q = false, has_v = false, has_a = false, has_tau = false;
   bool json = false;
+  bool derivatives = false;  // --derivatives: ∂tau/∂q, ∂tau/∂v (--a); ∂a/∂q, ∂a/∂v, ∂a/∂tau (--tau)
   std::string method = "auto";
 };
 
@@ -62,7 +67,11 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq") : model.neutral_configuration();
   check_and_normalize_quaternions(model, q, "--q");
   const VecX v = o.has_v ? parse_number_list(o.v, "--v", model.nv, "nv") : VecX::Zero(model.nv);
+  if (o.derivatives && !o.has_a && !o.has_tau)
+    throw UsageError("--derivatives: give --a (inverse-dynamics derivatives) and/or --tau (forward-dynamics derivatives)");
   if (has_flexible_bodies(model)) {  // flexible_eval.cpp (docs/flexible-bodies.md "mechdyn eval")
+    if (o.derivatives)
+      throw UsageError("--derivatives: not available for models with flexible bodies (rigid trees and loops only)");
     const VecX tau = o.has_tau ? parse_number_list(o.tau, "--tau", model.nv, "nv") : VecX();
     run_flexible_eval(model, q, v, o.has_tau ? &tau : nullptr, o.has_a, o.json, stdout_stream);
     return;
@@ -121,6 +130,37 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   }
   const VecX& forward_a = data.ddq;
   if (o.has_tau) check_finite(forward_a, "the forward-dynamics acceleration");
+  // --derivatives (docs/derivatives.md): on a Data of their own, so that every term above
+  // stays exactly what compute_all_terms left (rnea_derivatives recomputes tau its own way).
+  std::unique_ptr<Data> derivative_stage;
+  std::unique_ptr<DerivativeData> derivative_data;
+  if (o.derivatives) {
+    derivative_stage = std::make_unique<Data>(model, DenseWorkspace::None);  // reserves what it needs
+    derivative_data = std::make_unique<DerivativeData>(model, o.has_a);  // with --a: the reactions' too
+    DerivativeData& d = *derivative_data;
+    if (o.has_tau) {
+      aba_derivatives(model, *derivative_stage, d, q, v, tau);  // SolverError (status 3) at a singular M
+      check_finite(d.da_dq, "da_dq");
+      check_finite(d.da_dv, "da_dv");
+      check_finite(d.da_dtau, "da_dtau");
+    }
+    if (o.has_a) {
+      if (with_friction)
+        friction_effort_derivatives(model, *derivative_stage, d, q, v, a);  // and the reactions', dtau_dq, dtau_dv
+      else
+        joint_reaction_derivatives(model, *derivative_stage, d, q, v, a);  // and dtau_dq, dtau_dv
+      check_finite(d.dtau_dq, "dtau_dq");
+      check_finite(d.dtau_dv, "dtau_dv");
+      check_finite(d.dreaction_dq, "reaction_derivatives");
+      check_finite(d.dreaction_dv, "reaction_derivatives");
+      if (with_friction) {
+        d.dfriction_dq += d.dtau_dq;  // from here on: ∂ tau_with_friction
+        d.dfriction_dv += d.dtau_dv;
+        check_finite(d.dfriction_dq, "dtau_with_friction_dq");
+        check_finite(d.dfriction_dv, "dtau_with_friction_dv");
+      }
+    }
+  }
   const VecX& loop_residual = data.loop_residual;
   const MatX& loop_jacobian = data.loop_jacobian;
   if (!model.loops.empty()) {
@@ -225,6 +265,36 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       json.end_array();
     }
     if (o.has_tau) json.key("a"), json.vector(forward_a);
+    if (o.derivatives) {  // eval-json.md: row i = the derivative of component i
+      const DerivativeData& d = *derivative_data;
+      if (o.has_a) {
+        json.key("dtau_dq"), json.matrix(d.dtau_dq);
+        json.key("dtau_dv"), json.matrix(d.dtau_dv);
+        if (with_friction) {  // beyond the contract (docs/cli.md)
+          json.key("dtau_with_friction_dq"), json.matrix(d.dfriction_dq);
+          json.key("dtau_with_friction_dv"), json.matrix(d.dfriction_dv);
+        }
+        // Beyond the contract (docs/cli.md): ∂ of each joint's `reactions` entry, 3 × nv each.
+        json.key("reaction_derivatives");
+        json.begin_array();
+        for (int l = 0; l < model.num_bodies(); ++l) {
+          const Eigen::Index row = 6 * static_cast<Eigen::Index>(l);
+          json.begin_object();
+          json.key("joint"), json.string(model.joints[l].name);
+          json.key("dforce_dq"), json.matrix(d.dreaction_dq.middleRows(row, 3));
+          json.key("dtorque_dq"), json.matrix(d.dreaction_dq.middleRows(row + 3, 3));
+          json.key("dforce_dv"), json.matrix(d.dreaction_dv.middleRows(row, 3));
+          json.key("dtorque_dv"), json.matrix(d.dreaction_dv.middleRows(row + 3, 3));
+          json.end_object();
+        }
+        json.end_array();
+      }
+      if (o.has_tau) {
+        json.key("da_dq"), json.matrix(d.da_dq);
+        json.key("da_dv"), json.matrix(d.da_dv);
+        json.key("da_dtau"), json.matrix(d.da_dtau);
+      }
+    }
     if (!model.loops.empty()) {
       json.key("loops");
       json.begin_object();
@@ -283,6 +353,26 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
           << " " << fixed(axial_load[l]) << "\n";
   }
   if (o.has_tau) text_vector(out, "forward dynamics a:", vlabels, forward_a);
+  if (o.derivatives) {
+    const auto text_matrix = [&](const char* title, const MatX& m) {
+      out << title << "\n";
+      for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        out << "  ";
+        for (Eigen::Index c = 0; c < m.cols(); ++c) out << fixed(m(r, c)) << (c + 1 < m.cols() ? " " : "");
+        out << "\n";
+      }
+    };
+    const DerivativeData& d = *derivative_data;
+    if (o.has_a) {
+      text_matrix("dtau/dq (row i: derivative of tau_i; q in the tangent space):", d.dtau_dq);
+      text_matrix("dtau/dv:", d.dtau_dv);
+    }
+    if (o.has_tau) {
+      text_matrix("da/dq (forward dynamics):", d.da_dq);
+      text_matrix("da/dv:", d.da_dv);
+      text_matrix("da/dtau = M^-1:", d.da_dtau);
+    }
+  }
   if (!model.loops.empty()) {
     out << "loop closure residual:";
     for (Eigen::Index i = 0; i < loop_residual.size(); ++i) out << " " << fixed(loop_residual[i]);
@@ -301,6 +391,9 @@ void add_eval_command(CLI::App& app, CommandRunner& selected) {
   CLI::Option* a = sub->add_option("--a", o->a, "accelerations: nv numbers; prints tau and reactions");
   CLI::Option* tau = sub->add_option("--tau", o->tau, "efforts: nv numbers; prints the forward-dynamics a");
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/eval-json.md)");
+  sub->add_flag("--derivatives", o->derivatives,
+                "also the analytical derivatives: dtau_dq, dtau_dv with --a; da_dq, da_dv, da_dtau with --tau "
+                "(q in the tangent space; docs/derivatives.md)");
   sub->add_option("--method", o->method,
                   "auto (default: explicit while nv <= 16, else recursive), explicit, or recursive (CRBA, RNEA, ABA)")
       ->check(CLI::IsMember({"auto", "explicit", "recursive"}));
@@ -309,6 +402,7 @@ void add_eval_command(CLI::App& app, CommandRunner& selected) {
       "  mechdyn eval examples/models/five_axis_tree.yaml --q 0.1,-0.2,0.3,0.05,0.5 --v 0,0,0,0,0\n"
       "  mechdyn eval examples/models/five_axis_tree.yaml --q -0.5,0.2,0,0,0 --v 1,0,0,0,0 --a 0,0,1,0,0 --json\n"
       "  mechdyn eval examples/models/five_axis_tree.yaml --q 0,0,0,0,0 --v 0,0,0,0,0 --tau 1,2,3,0,0 --method recursive\n"
+      "  mechdyn eval examples/models/five_axis_tree.yaml --q 0.1,0,0,0,0 --v 1,0,0,0,0 --a 0,0,0,0,0 --derivatives --json\n"
       "Numbers are comma-separated without spaces (or quoted); negative values work as '--q -0.5,0.2'.");
   sub->callback([o, q, v, a, tau, &selected] {
     o->has_q = q->count() > 0;

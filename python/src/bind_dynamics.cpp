@@ -4,14 +4,17 @@
 // (no copy): it changes at the next call on the same Data.
 #include "common.hpp"
 #include "mechdyn/dynamics/aba.hpp"
+#include "mechdyn/dynamics/aba_derivatives.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/energy.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
+#include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 
@@ -85,6 +88,39 @@ void bind_dynamics(py::module_& m) {
   }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
      "Reaction wrench of every joint (EC §3.1): (data.reaction_force, data.reaction_torque) views, (n, 3) "
      "each: force of the parent on the body, torque about the body frame origin, world.");
+
+  // Analytical derivatives (docs/derivatives.md): new numpy arrays (their workspace,
+  // DerivativeData, is made per call: O(nv²), the size of the results), row i the derivative
+  // of component i, ∂/∂q in the tangent space (q ⊕ dq).
+  m.def("rnea_derivatives", [](const Model& model, py::object data_object, py::handle q, py::handle v, py::handle a) {
+    Data& data = data_for(model, data_object.cast<PyData&>());
+    InputVector qv(q, model.nq, "q", "nq"), vv(v, model.nv, "v", "nv"), av(a, model.nv, "a", "nv");
+    DerivativeData work(model);  // the results are copies (they own their memory)
+    without_gil([&] { rnea_derivatives(model, data, work, qv.map(), vv.map(), av.map()); return 0; });
+    return py::make_tuple(py::cast(MatX(work.dtau_dq)), py::cast(MatX(work.dtau_dv)));
+  }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
+     "(∂τ/∂q, ∂τ/∂v) of inverse dynamics, nv × nv arrays (∂τ/∂a is M, crba).");
+  m.def("aba_derivatives", [](const Model& model, py::object data_object, py::handle q, py::handle v, py::handle tau) {
+    Data& data = data_for(model, data_object.cast<PyData&>());
+    InputVector qv(q, model.nq, "q", "nq"), vv(v, model.nv, "v", "nv"), tv(tau, model.nv, "tau", "nv");
+    DerivativeData work(model);
+    without_gil([&] { aba_derivatives(model, data, work, qv.map(), vv.map(), tv.map()); return 0; });
+    return py::make_tuple(py::cast(MatX(work.da_dq)), py::cast(MatX(work.da_dv)),
+                          py::cast(MatX(work.da_dtau)));
+  }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("tau"),
+     "(∂q̈/∂q, ∂q̈/∂v, ∂q̈/∂τ = M⁻¹) of forward dynamics, nv × nv arrays; "
+     "q̈ itself in data.ddq. Raises SolverError at a singular M.");
+
+  m.def("joint_reaction_derivatives", [](const Model& model, py::object data_object, py::handle q, py::handle v,
+                                         py::handle a) {
+    Data& data = data_for(model, data_object.cast<PyData&>());
+    InputVector qv(q, model.nq, "q", "nq"), vv(v, model.nv, "v", "nv"), av(a, model.nv, "a", "nv");
+    DerivativeData work(model, true);
+    without_gil([&] { joint_reaction_derivatives(model, data, work, qv.map(), vv.map(), av.map()); return 0; });
+    return py::make_tuple(py::cast(MatX(work.dreaction_dq)), py::cast(MatX(work.dreaction_dv)));
+  }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
+     "(∂reaction/∂q, ∂reaction/∂v), 6n × nv arrays: rows 6u…6u+2 the force of joint u, 6u+3…6u+5 its torque "
+     "about body u's origin (world), as joint_reactions returns them.");
 
   m.def("kinetic_energy", [](const Model& model, PyData& pd, py::handle q, py::handle v) {
     Data& data = data_for(model, pd);

@@ -1,0 +1,64 @@
+// Results and workspace of the analytical derivatives (dynamics/rnea_derivatives.hpp,
+// dynamics/aba_derivatives.hpp; docs/derivatives.md).
+//
+// Made once from a Model, beside a Data (one of each per thread), and never resized: the
+// derivative algorithms allocate nothing. It is a structure of its own rather than more
+// fields of Data so that a Data that never differentiates carries none of its five
+// nv × nv matrices (the spirit of Data's DenseWorkspace groups, model/data.hpp). The
+// kinematics stage, M and its factor stay in Data.
+// Frames: world coordinates, spatial vectors at the world origin (math/spatial.hpp).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "mechdyn/math/spatial.hpp"
+#include "mechdyn/model/model.hpp"
+
+namespace mechdyn {
+
+struct DerivativeData {
+  /// `with_reactions`: also the 6n × nv derivatives of the joint reactions
+  /// (dynamics/joint_reaction_derivatives.hpp), which rnea_derivatives then fills as well.
+  explicit DerivativeData(const Model& model, bool with_reactions = false);
+
+  // ---- results: row i = the derivative of component i; ∂/∂q in the tangent space
+  //      (column j: d/dε at q ⊕ ε e_j, the model's joint_integrate) -----------------------
+  MatX dtau_dq;  // ∂τ/∂q of inverse dynamics τ = M a + h, nv × nv (rnea_derivatives; aba_derivatives at a = q̈)
+  MatX dtau_dv;  // ∂τ/∂v, nv × nv
+  VecX tau;      // τ = RNEA(q, v, a) of the last rnea_derivatives (world-frame, docs/derivatives.md eq. D2)
+  MatX da_dq;    // ∂q̈/∂q of forward dynamics, nv × nv (aba_derivatives)
+  MatX da_dv;    // ∂q̈/∂v, nv × nv
+  MatX da_dtau;  // ∂q̈/∂τ = M⁻¹, nv × nv
+  bool with_reactions = false;  // made with the reaction derivatives (below)
+  MatX dreaction_dq;  // 6n × nv: rows 6u…6u+2 ∂f_u/∂q, 6u+3…6u+5 ∂τ_u/∂q (joint u's reaction, eval's `reactions`)
+  MatX dreaction_dv;  // 6n × nv: the same with respect to v (0 × 0 without with_reactions)
+  MatX dfriction_dq;  // nv × nv: ∂τ_f/∂q of the friction efforts (friction/friction_effort_derivatives.hpp; with_reactions)
+  MatX dfriction_dv;  // nv × nv: ∂τ_f/∂v
+
+  // ---- scratch (docs/derivatives.md, eqs. D1–D9) ----------------------------------------
+  std::vector<AxisCarrier> dof_carrier;          // per velocity coordinate: how its axis s_k moves (model/joint.hpp)
+  std::vector<SpatialInertia> body_inertia;      // I_i, body i's spatial inertia (world origin)
+  AlignedVector<Vec6> body_momentum;             // I_i V_i
+  AlignedVector<Vec6> transmitted_force;         // F_i = Σ_{l∈subtree i} (I_l A^g_l + V_l ×* I_l V_l), eq. (D2)
+  AlignedVector<Vec6> velocity_variation;        // ΔV_i = ∂V_i/∂q_j − s_j × V_i, eq. (D3)
+  AlignedVector<Vec6> acceleration_variation;    // ΔA_i = ∂A_i/∂q_j − s_j × A^g_i, eq. (D4)
+  AlignedVector<Vec6> force_variation;           // ΔF_i = ∂F_i/∂q_j − s_j ×* F_i, eq. (D7) (subtree sums)
+  AlignedVector<Vec6> acceleration_velocity_derivative;  // ∂A_i/∂v_j, eq. (D9)
+  AlignedVector<Vec6> force_velocity_derivative;         // ∂F_i/∂v_j, eq. (D9) (subtree sums)
+  AlignedVector<Vec6> axis_variation;            // per velocity coordinate k: Δs_k = ∂s_k/∂q_j − s_j × s_k, eq. (D5)
+  // the fast form (eqs. D11–D12), subtree composites:
+  std::vector<char> rigid_below;                 // per body: 1 when no joint strictly below it has a world-direction or
+                                                 // world axis (spherical, free), so the fast form applies
+  std::vector<SpatialInertia> composite_inertia; // I^c_i = Σ_{l∈subtree i} I_l
+  AlignedVector<Vec6> composite_momentum;        // H^c_i = Σ I_l V_l
+  std::vector<Mat3> composite_coriolis_block;    // P^c_i: B^c_i = [[P, c̃], [−c̃, 0]], B = (V ×*) I − I (V ×), eq. (D11)
+  std::vector<Vec3> composite_coriolis_vector;   // c^c_i
+  AlignedVector<Vec6> composite_axis_force;      // per coordinate k: f_k = I^c s_k
+  AlignedVector<Vec6> composite_axis_coriolis;   // per coordinate k: u_k = B^c s_k − s_k ×* H^c
+
+  int num_bodies = 0;  // of the Model this was made from (checked by the algorithms)
+  int nv = 0;
+};
+
+}  // namespace mechdyn

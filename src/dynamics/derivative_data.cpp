@@ -1,0 +1,56 @@
+// The workspace of the analytical derivatives (dynamics/derivative_data.hpp): sized once
+// from the Model.
+#include "mechdyn/dynamics/derivative_data.hpp"
+
+namespace mechdyn {
+
+DerivativeData::DerivativeData(const Model& model, bool with_reactions)
+    : with_reactions(with_reactions), num_bodies(model.num_bodies()), nv(model.nv) {
+  const std::size_t n = static_cast<std::size_t>(model.num_bodies());
+  const Eigen::Index size = model.nv;
+  dtau_dq = MatX::Zero(size, size);
+  dtau_dv = MatX::Zero(size, size);
+  tau = VecX::Zero(size);
+  da_dq = MatX::Zero(size, size);
+  da_dv = MatX::Zero(size, size);
+  da_dtau = MatX::Zero(size, size);
+  if (with_reactions) {
+    dreaction_dq = MatX::Zero(6 * static_cast<Eigen::Index>(n), size);
+    dreaction_dv = MatX::Zero(6 * static_cast<Eigen::Index>(n), size);
+    dfriction_dq = MatX::Zero(size, size);
+    dfriction_dv = MatX::Zero(size, size);
+  }
+  dof_carrier.assign(static_cast<std::size_t>(size), AxisCarrier::Parent);
+  for (const Joint& joint : model.joints)
+    for (int c = 0; c < joint.nv; ++c)
+      dof_carrier[static_cast<std::size_t>(joint.v_index + c)] = joint_axis_carrier(joint, c);
+  body_inertia.assign(n, SpatialInertia{});
+  body_momentum.assign(n, Vec6::Zero());
+  transmitted_force.assign(n, Vec6::Zero());
+  velocity_variation.assign(n, Vec6::Zero());
+  acceleration_variation.assign(n, Vec6::Zero());
+  force_variation.assign(n, Vec6::Zero());
+  acceleration_velocity_derivative.assign(n, Vec6::Zero());
+  force_velocity_derivative.assign(n, Vec6::Zero());
+  axis_variation.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  rigid_below.assign(n, 1);
+  for (std::size_t i = 0; i < n; ++i) {  // a world-direction or world axis makes every strict ancestor non-rigid
+    const Joint& joint = model.joints[i];
+    bool moves_with_the_world = false;
+    for (int c = 0; c < joint.nv; ++c) {
+      const AxisCarrier carrier = joint_axis_carrier(joint, c);
+      moves_with_the_world |= carrier == AxisCarrier::WorldDirection || carrier == AxisCarrier::World;
+    }
+    if (moves_with_the_world)
+      for (int u = model.bodies[i].parent; u != kGround; u = model.bodies[static_cast<std::size_t>(u)].parent)
+        rigid_below[static_cast<std::size_t>(u)] = 0;
+  }
+  composite_inertia.assign(n, SpatialInertia{});
+  composite_momentum.assign(n, Vec6::Zero());
+  composite_coriolis_block.assign(n, Mat3::Zero());
+  composite_coriolis_vector.assign(n, Vec3::Zero());
+  composite_axis_force.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  composite_axis_coriolis.assign(static_cast<std::size_t>(size), Vec6::Zero());
+}
+
+}  // namespace mechdyn

@@ -1,0 +1,401 @@
+// Analytical derivatives of inverse and forward dynamics (dynamics/rnea_derivatives.hpp,
+// dynamics/aba_derivatives.hpp) against centred finite differences of mechdyn's own RNEA
+// and ABA, on seeded random trees with every joint type (revolute and prismatic about
+// general and coordinate axes, universal, spherical, free at a root and inside the tree,
+// cylindrical, fixed), q perturbed by the model's own q ⊕ dq (apply_velocity_increment →
+// joint_integrate), at several random states.
+//
+// Tolerance: a centred difference with step h has truncation error h²/6 |f'''| and
+// rounding error ~ ε |f| / h; with h = 1e-6, |f| ~ 10² and ε = 2.2e-16 that is
+// ~1e-8 absolute. We allow 1e-6 · (1 + |column|∞): 100× the expected error, and far below the
+// size of every column (checked: a flipped sign or a dropped term would fail).
+#include "no_malloc_probe.hpp"  // first: it configures Eigen (no_malloc_probe.hpp)
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/dynamics/aba.hpp"
+#include "mechdyn/dynamics/aba_derivatives.hpp"
+#include "mechdyn/dynamics/crba.hpp"
+#include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
+#include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/dynamics/rnea_derivatives.hpp"
+#include "mechdyn/errors.hpp"
+#include "mechdyn/friction/friction_effort_derivatives.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
+#include "mechdyn/io/model_file.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "random_model.hpp"
+
+namespace mechdyn {
+namespace {
+
+constexpr double kStep = 1e-6;
+
+/// A random tree with every joint type: random_tree's revolute, prismatic, universal,
+/// spherical, fixed and root free joints, plus cylindrical joints, revolute and prismatic
+/// joints about coordinate axes (the specialised kinds RevoluteX/Y/Z, PrismaticX/Y/Z) and a
+/// free joint inside the tree. `world_axes` false: spherical and free joints become universal
+/// ones, so that every coordinate takes rnea_derivatives' fast form (rigidly carried axes
+/// only); true: the bodies above a spherical or free joint take the general form.
+Model tree_with_every_joint_type(unsigned seed, int bodies, bool world_axes = true) {
+  Model model = testing::random_tree(seed, {bodies});
+  std::mt19937 rng(seed + 1000);
+  std::uniform_int_distribution<int> pick(0, 5);
+  bool inner_free = false;
+  for (std::size_t i = 1; i < model.joints.size(); ++i) {
+    Joint& joint = model.joints[i];
+    const int choice = pick(rng);
+    if (choice == 0) joint.type = JointType::Cylindrical;
+    if (choice == 1 && joint.type == JointType::Revolute) joint.axis = -Vec3::UnitY();
+    if (choice == 2 && joint.type == JointType::Prismatic) joint.axis = Vec3::UnitZ();
+    if (choice == 3 && joint.type == JointType::Revolute) joint.axis = Vec3::UnitX();
+    if (choice == 4 && !inner_free) joint.type = JointType::Free, inner_free = true;
+  }
+  if (!world_axes)
+    for (Joint& joint : model.joints)
+      if (joint.type == JointType::Spherical || joint.type == JointType::Free) joint.type = JointType::Universal;
+  finalize_model(model, "every joint type");
+  return model;
+}
+
+/// q ⊕ h e_j (the model's own integrate).
+VecX shifted(const Model& model, Data& data, const VecX& q, Eigen::Index j, double h) {
+  forward_kinematics(model, data, q);
+  VecX dv = VecX::Zero(model.nv);
+  dv[j] = h;
+  VecX out = q;
+  apply_velocity_increment(model, data, out, dv);
+  return out;
+}
+
+/// Largest |analytic − centred difference| against 1e-6 (1 + |difference matrix|max).
+/// Returns the largest ratio error / allowance (< 1 passes). The scale is the whole
+/// matrix's, not the column's: a column that is exactly zero (a free root's translation
+/// under uniform gravity) carries the rounding noise of the difference, ε |f| κ(M) / h,
+/// which on the random trees' badly conditioned mass matrices reaches 3e-5.
+template <typename F>
+double worst_ratio(const MatX& analytic, const F& column_difference, Eigen::Index nv) {
+  MatX fd_matrix(analytic.rows(), nv);
+  for (Eigen::Index j = 0; j < nv; ++j) fd_matrix.col(j) = column_difference(j);
+  const double allowance = 1e-6 * (1.0 + fd_matrix.cwiseAbs().maxCoeff());
+  double worst = 0.0;
+  for (Eigen::Index j = 0; j < nv; ++j) {
+    const VecX fd = fd_matrix.col(j);
+    const double ratio = (analytic.col(j) - fd).cwiseAbs().maxCoeff() / allowance;
+    if (ratio > 1 && std::getenv("DEBUG_DERIV")) {
+      std::fprintf(stderr, "column %ld ratio %g\n", static_cast<long>(j), ratio);
+      for (Eigen::Index i = 0; i < fd.size(); ++i)
+        std::fprintf(stderr, "  row %ld analytic %.9g fd %.9g\n", static_cast<long>(i), analytic(i, j), fd[i]);
+    }
+    worst = std::max(worst, ratio);
+  }
+  return worst;
+}
+
+struct State {
+  VecX q, v, a;
+};
+
+State random_state(const Model& model, std::mt19937& rng) {
+  return {testing::random_configuration(model, rng), testing::random_vector(model.nv, rng, 2.0),
+          testing::random_vector(model.nv, rng, 3.0)};
+}
+
+// Bug caught: any wrong term of the derivative recursion — a missing axis variation for a
+// joint kind (spherical and free turn about world-fixed directions, the universal's second
+// axis is carried by the child), a sign, gravity left out of the base acceleration, a
+// wrong tangent convention (world vs parent components of dq) — shows as a column of
+// ∂τ/∂q or ∂τ/∂v that disagrees with the finite difference of RNEA itself.
+TEST(DynamicsDerivatives, InverseDynamicsMatchesCentredDifferencesOnEveryJointType) {
+  int models = 0;
+  for (unsigned seed = 1; seed <= 24; ++seed) {  // odd seeds: world axes (general form), even: rigid only (fast)
+    const Model model = tree_with_every_joint_type(seed, 3 + static_cast<int>(seed % 9), seed % 2 == 1);
+    Data data(model), scratch(model);
+  DerivativeData work(model);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 3; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      rnea_derivatives(model, data, work, s.q, s.v, s.a);
+      EXPECT_LT((work.tau - rnea(model, scratch, s.q, s.v, s.a)).cwiseAbs().maxCoeff(), 1e-10);
+      const double q_ratio = worst_ratio(
+          work.dtau_dq,
+          [&](Eigen::Index j) {
+            const VecX plus = rnea(model, scratch, shifted(model, scratch, s.q, j, kStep), s.v, s.a);
+            const VecX minus = rnea(model, scratch, shifted(model, scratch, s.q, j, -kStep), s.v, s.a);
+            return VecX((plus - minus) / (2 * kStep));
+          },
+          model.nv);
+      const double v_ratio = worst_ratio(
+          work.dtau_dv,
+          [&](Eigen::Index j) {
+            VecX vp = s.v, vm = s.v;
+            vp[j] += kStep, vm[j] -= kStep;
+            const VecX plus = rnea(model, scratch, s.q, vp, s.a);  // a copy: rnea returns a view of scratch.tau
+            return VecX((plus - rnea(model, scratch, s.q, vm, s.a)) / (2 * kStep));
+          },
+          model.nv);
+      EXPECT_LT(q_ratio, 1.0);
+      EXPECT_LT(v_ratio, 1.0);
+    }
+    ++models;
+  }
+  EXPECT_EQ(models, 24);
+}
+
+// (Both forms of rnea_derivatives run here: the fast one for every coordinate with only
+// rigidly carried axes below it, the general one above spherical and free joints.)
+
+// Bug caught: a wrong identity in forward dynamics (a missing minus sign, M instead of
+// M⁻¹, ∂τ/∂q taken at the given a instead of a = q̈): ∂q̈/∂q, ∂q̈/∂v, ∂q̈/∂τ against centred
+// differences of ABA.
+TEST(DynamicsDerivatives, ForwardDynamicsMatchesCentredDifferencesOfAba) {
+  for (unsigned seed = 21; seed <= 28; ++seed) {
+    const Model model = tree_with_every_joint_type(seed, 2 + static_cast<int>(seed % 8));
+    Data data(model), scratch(model);
+  DerivativeData work(model);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 3; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      const VecX& tau = s.a;  // any efforts
+      aba_derivatives(model, data, work, s.q, s.v, tau);
+      EXPECT_LT((data.ddq - aba(model, scratch, s.q, s.v, tau)).cwiseAbs().maxCoeff(), 1e-9);
+      const auto velocity_difference = [&](const VecX& x, Eigen::Index j, bool effort) {
+        VecX plus = x, minus = x;
+        plus[j] += kStep, minus[j] -= kStep;
+        const VecX fp = effort ? aba(model, scratch, s.q, s.v, plus) : aba(model, scratch, s.q, plus, tau);
+        const VecX fm = effort ? aba(model, scratch, s.q, s.v, minus) : aba(model, scratch, s.q, minus, tau);
+        return VecX((fp - fm) / (2 * kStep));
+      };
+      EXPECT_LT(worst_ratio(
+                    work.da_dq,
+                    [&](Eigen::Index j) {
+                      const VecX plus = aba(model, scratch, shifted(model, scratch, s.q, j, kStep), s.v, tau);
+                      const VecX minus = aba(model, scratch, shifted(model, scratch, s.q, j, -kStep), s.v, tau);
+                      return VecX((plus - minus) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+      EXPECT_LT(worst_ratio(work.da_dv, [&](Eigen::Index j) { return velocity_difference(s.v, j, false); }, model.nv),
+                1.0);
+      EXPECT_LT(worst_ratio(work.da_dtau, [&](Eigen::Index j) { return velocity_difference(tau, j, true); }, model.nv),
+                1.0);
+    }
+  }
+}
+
+// Bug caught: a comparison too weak to see an error. The same check must FAIL for a
+// derivative with one flipped sign (the mutation a wrong cross-product order makes): every
+// entry of at least 1 % of the matrix's largest is flipped in turn.
+TEST(DynamicsDerivatives, AFlippedSignFailsTheComparison) {
+  const Model model = tree_with_every_joint_type(5, 8);
+  Data data(model), scratch(model);
+  DerivativeData work(model);
+  std::mt19937 rng(5);
+  const State s = random_state(model, rng);
+  rnea_derivatives(model, data, work, s.q, s.v, s.a);
+  const auto q_difference = [&](Eigen::Index j) {
+    const VecX plus = rnea(model, scratch, shifted(model, scratch, s.q, j, kStep), s.v, s.a);
+    const VecX minus = rnea(model, scratch, shifted(model, scratch, s.q, j, -kStep), s.v, s.a);
+    return VecX((plus - minus) / (2 * kStep));
+  };
+  EXPECT_LT(worst_ratio(work.dtau_dq, q_difference, model.nv), 1.0);
+  const double largest = work.dtau_dq.cwiseAbs().maxCoeff();
+  int flipped = 0;
+  for (Eigen::Index j = 0; j < model.nv; ++j) {
+    MatX mutated = work.dtau_dq;
+    Eigen::Index row = 0;
+    mutated.col(j).cwiseAbs().maxCoeff(&row);
+    if (std::abs(mutated(row, j)) < 1e-2 * largest) continue;  // an (almost) zero column has no sign to flip
+    mutated(row, j) = -mutated(row, j);
+    EXPECT_GT(worst_ratio(mutated, q_difference, model.nv), 100.0) << "column " << j;
+    ++flipped;
+  }
+  EXPECT_GE(flipped, model.nv / 2);
+}
+
+// Bug caught: ∂τ/∂v wrong for a chain of revolute joints in closed form. Planar double
+// pendulum (links of length l along x, point masses m at the tips, both axes z, no
+// gravity): τ₁ = … − m l² sin q₂ (2 q̇₁ q̇₂ + q̇₂²), τ₂ = m l² sin q₂ q̇₁² + …, so
+// ∂τ₁/∂q̇₂ = −2 m l² sin q₂ (q̇₁ + q̇₂), ∂τ₂/∂q̇₁ = 2 m l² sin q₂ q̇₁ (textbook Lagrangian with
+// M = m l² [[3 + 2 c₂, 1 + c₂], [1 + c₂, 1]]).
+TEST(DynamicsDerivatives, DoublePendulumVelocityDerivativesInClosedForm) {
+  Model model;
+  model.gravity = Vec3::Zero();
+  const double length = 0.7, mass = 1.3;
+  for (int i = 0; i < 2; ++i) {
+    Body body;
+    body.name = "L" + std::to_string(i);
+    body.parent = i - 1;
+    body.mass = mass;
+    body.com = Vec3(length, 0, 0);
+    model.bodies.push_back(body);
+    Joint joint;
+    joint.name = "J" + std::to_string(i);
+    joint.type = JointType::Revolute;
+    joint.axis = Vec3::UnitZ();
+    joint.origin = i == 0 ? Vec3::Zero() : Vec3(length, 0, 0);
+    model.joints.push_back(joint);
+  }
+  finalize_model(model);
+  Data data(model);
+  DerivativeData work(model);
+  const VecX q = (VecX(2) << 0.4, 0.9).finished(), v = (VecX(2) << 1.1, -0.6).finished(), a = VecX::Zero(2);
+  rnea_derivatives(model, data, work, q, v, a);
+  const double ml2 = mass * length * length, s2 = std::sin(q[1]);
+  EXPECT_NEAR(work.dtau_dv(0, 1), -2 * ml2 * s2 * (v[0] + v[1]), 1e-12);
+  EXPECT_NEAR(work.dtau_dv(1, 0), 2 * ml2 * s2 * v[0], 1e-12);
+  EXPECT_NEAR(work.dtau_dv(0, 0), -2 * ml2 * s2 * v[1], 1e-12);  // ∂/∂q̇₁ of −2 m l² s₂ q̇₁ q̇₂
+  EXPECT_NEAR(work.dtau_dv(1, 1), 0.0, 1e-12);
+  // ∂τ/∂q₁ = 0: nothing depends on the absolute angle without gravity.
+  EXPECT_NEAR(work.dtau_dq.col(0).norm(), 0.0, 1e-12);
+}
+
+// Bug caught: an allocation in the evaluation path (an Eigen temporary of dynamic size, a
+// vector growing); and forward dynamics at a singular mass matrix must throw SolverError.
+TEST(DynamicsDerivatives, AllocatesNothingAndRefusesASingularMassMatrix) {
+  const Model model = tree_with_every_joint_type(9, 12);
+  Data data(model, DenseWorkspace::None);
+  DerivativeData work(model);
+  std::mt19937 rng(9);
+  const State s = random_state(model, rng);
+  rnea_derivatives(model, data, work, s.q, s.v, s.a);
+  aba_derivatives(model, data, work, s.q, s.v, s.a);  // the first call reserves MassMatrix, MassMatrixFactor
+  const long allocations = testing::allocations_during([&] {
+    rnea_derivatives(model, data, work, s.q, s.v, s.a);
+    aba_derivatives(model, data, work, s.q, s.v, s.a);
+  });
+  if (allocations >= 0) EXPECT_EQ(allocations, 0);
+
+  // The lunar-rover rocker of EJ Table 3: links with no inertia about their own axes, M
+  // singular (docs/dynamics.md).
+  const Model rocker = load_model_file(std::string(MECHDYN_SOURCE_DIR) + "/examples/models/lunar_rover_rocker.yaml");
+  Data singular(rocker);
+  DerivativeData singular_work(rocker);
+  const VecX zero = VecX::Zero(rocker.nv);
+  EXPECT_THROW(aba_derivatives(rocker, singular, singular_work, rocker.neutral_configuration(), zero, zero),
+               SolverError);
+  EXPECT_THROW(rnea_derivatives(model, data, work, s.q.head(1), s.v, s.a), InvalidArgument);
+  DerivativeData other(rocker);
+  EXPECT_THROW(rnea_derivatives(model, data, other, s.q, s.v, s.a), InvalidArgument);  // made for another model
+}
+
+}  // namespace
+}  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// Bug caught: a wrong derivative of the joint reactions (eval's `reactions`): the moment
+// arm's own motion (∂o_u × f) forgotten, the rows of the joints above the moved one left
+// at zero, force and torque rows swapped. Against centred differences of joint_reactions
+// (the explicit resultant iteration, EC eq. 17 — a different algorithm from the one
+// differentiated), on trees of every joint type, both forms of the recursion.
+TEST(DynamicsDerivatives, JointReactionDerivativesMatchCentredDifferences) {
+  for (unsigned seed = 41; seed <= 50; ++seed) {
+    const Model model = tree_with_every_joint_type(seed, 3 + static_cast<int>(seed % 7), seed % 2 == 1);
+    Data data(model), scratch(model);
+    DerivativeData work(model, true);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      joint_reaction_derivatives(model, data, work, s.q, s.v, s.a);
+      const auto reactions = [&](const VecX& q, const VecX& v) {
+        joint_reactions(model, scratch, q, v, s.a);
+        VecX out(6 * model.num_bodies());
+        for (int u = 0; u < model.num_bodies(); ++u) out.segment<6>(6 * u) << scratch.reaction_force[u], scratch.reaction_torque[u];
+        return out;
+      };
+      const auto column_q = [&](Eigen::Index j) {
+        return VecX((reactions(shifted(model, scratch, s.q, j, kStep), s.v) -
+                     reactions(shifted(model, scratch, s.q, j, -kStep), s.v)) / (2 * kStep));
+      };
+      const auto column_v = [&](Eigen::Index j) {
+        VecX vp = s.v, vm = s.v;
+        vp[j] += kStep, vm[j] -= kStep;
+        return VecX((reactions(s.q, vp) - reactions(s.q, vm)) / (2 * kStep));
+      };
+      EXPECT_LT(worst_ratio(work.dreaction_dq, column_q, model.nv), 1.0);
+      EXPECT_LT(worst_ratio(work.dreaction_dv, column_v, model.nv), 1.0);
+    }
+  }
+  const Model model = tree_with_every_joint_type(3, 4);
+  Data data(model);
+  DerivativeData without(model);
+  const VecX q = model.neutral_configuration(), zero = VecX::Zero(model.nv);
+  EXPECT_THROW(joint_reaction_derivatives(model, data, without, q, zero, zero), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// Bug caught: a wrong derivative of the friction efforts: the normal load's dependence on
+// the reaction (∂|P x|, ∂|n·x|) or on the turning axis (∂n = ω_j × n) left out, the
+// slope of a law (Stribeck's exponential, Brown–McPhee's tanh and rational term) wrong,
+// the N-linear part φ(v) confused with τ_f. Against centred differences of
+// inverse_dynamics_with_friction's data.friction_effort (the steady-state LuGre), on
+// revolute/prismatic trees with every friction law, with and without a load block, at
+// velocities kept away from the v = 0 kink (|v| ≥ 0.3).
+TEST(DynamicsDerivatives, FrictionEffortDerivativesMatchCentredDifferences) {
+  const FrictionModel laws[] = {FrictionModel::CoulombViscous, FrictionModel::Stribeck, FrictionModel::LuGre,
+                                FrictionModel::BrownMcPhee};
+  for (unsigned seed = 61; seed <= 68; ++seed) {
+    Model model = testing::random_tree(seed, {3 + static_cast<int>(seed % 5), false});
+    int law = static_cast<int>(seed);
+    for (Joint& joint : model.joints) {
+      JointFriction friction;
+      friction.model = laws[law++ % 4];
+      friction.coulomb = 0.3, friction.static_coefficient = 0.5, friction.viscous = 0.1;
+      friction.stribeck_velocity = 0.4, friction.bristle_stiffness = 1e3, friction.bristle_damping = 1.0;
+      if (law % 3 != 0)
+        friction.load = FrictionLoad{joint.type == JointType::Revolute ? 0.02 : 0.0, 0.05, 0.03};
+      joint.friction = friction;
+    }
+    finalize_model(model, "friction tree");
+    Data data(model), scratch(model);
+    DerivativeData work(model, true);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      State s = random_state(model, rng);
+      for (Eigen::Index k = 0; k < model.nv; ++k) s.v[k] += s.v[k] >= 0 ? 0.3 : -0.3;  // away from the kink
+      friction_effort_derivatives(model, data, work, s.q, s.v, s.a);
+      const auto effort = [&](const VecX& q, const VecX& v) {
+        return VecX(inverse_dynamics_with_friction(model, scratch, q, v, s.a, LuGreEvaluation::SteadyState) -
+                    scratch.tau);
+      };
+      EXPECT_LT(worst_ratio(
+                    work.dfriction_dq,
+                    [&](Eigen::Index j) {
+                      return VecX((effort(shifted(model, scratch, s.q, j, kStep), s.v) -
+                                   effort(shifted(model, scratch, s.q, j, -kStep), s.v)) /
+                                  (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+      EXPECT_LT(worst_ratio(
+                    work.dfriction_dv,
+                    [&](Eigen::Index j) {
+                      VecX vp = s.v, vm = s.v;
+                      vp[j] += kStep, vm[j] -= kStep;
+                      return VecX((effort(s.q, vp) - effort(s.q, vm)) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mechdyn
