@@ -94,6 +94,15 @@ TEST(FlexibleCli, EvalGivesTheContractKeysWithElasticCoordinates) {
   EXPECT_NE(inverse.err.find("--a: inverse dynamics with joint reactions is not yet available"), std::string::npos)
       << inverse.err;
   EXPECT_EQ(inverse.err.find('\n'), inverse.err.size() - 1) << inverse.err;
+  // Derivatives are the rigid algorithms': refused for a flexible model, one line, status 2.
+  std::string zero_tau = "0";
+  for (int i = 1; i < 26; ++i) zero_tau += ",0";
+  const CliResult derivatives = run_cli("eval " + kArm + " --json --derivatives --tau " + zero_tau);
+  EXPECT_EQ(derivatives.status, 2);
+  EXPECT_NE(derivatives.err.find("--derivatives: not available for models with flexible bodies"), std::string::npos)
+      << derivatives.err;
+  EXPECT_EQ(derivatives.err.find('\n'), derivatives.err.size() - 1) << derivatives.err;
+  EXPECT_TRUE(derivatives.out.empty());
   // The text form runs too.
   const CliResult text = run_cli("eval " + kArm);
   EXPECT_EQ(text.status, 0) << text.err;
