@@ -36,6 +36,8 @@
 // and what joint_reactions_from_kinematics writes. Allocates nothing.
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 
+#include <type_traits>
+
 #include "../kinematics/kinematics_stage.hpp"
 #include "../model/joint_dispatch.hpp"
 #include "dynamics_stages.hpp"
@@ -44,6 +46,14 @@
 namespace mechdyn {
 
 namespace {
+
+/// K for a revolute joint about ±e_K (RevoluteX/Y/Z), −1 for every other kind.
+template <class J>
+struct PrincipalRevolute : std::integral_constant<int, -1> {};
+template <int K>
+struct PrincipalRevolute<joint_kinds::Revolute<K>> : std::integral_constant<int, K> {};
+
+const Vec6 kRest = Vec6::Zero();  // the ground's body rates
 
 /// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
 /// for joint kind J.
@@ -108,14 +118,36 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
     alpha = spatial.template head<3>();
     point_acceleration = spatial.template tail<3>() + omega.cross(point_velocity);
   }
-  velocity << omega, point_velocity;
-  acceleration << alpha, point_acceleration;
+  velocity.head<3>() = omega;
+  velocity.tail<3>() = point_velocity;
+  acceleration.head<3>() = alpha;
+  acceleration.tail<3>() = point_acceleration;
+
+  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈ in body axes: about ±e_K, from the parent's by the relative
+  // rotation (4 multiplications each: ω̄ = Q_rᵀ ω̄_λ + φ̇ e_K, ω̄̇ = Q_rᵀ ω̄̇_λ + Q_rᵀ ω̄_λ × φ̇ e_K + φ̈ e_K).
+  Vec6& rates = data.natural_body_rates[l];
+  Vec3 body_omega, body_alpha;
+  constexpr int K = PrincipalRevolute<J>::value;
+  if constexpr (K >= 0) {
+    constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
+    const Vec6& parent_rates = parent == kGround ? kRest : data.natural_body_rates[parent];
+    body_omega = J::rotate_transpose(relative_rotation, parent_rates.head<3>());
+    body_alpha = J::rotate_transpose(relative_rotation, parent_rates.tail<3>());
+    const double sign = joint.axis[K], rate = sign * v[joint.v_index];
+    body_alpha[I] += body_omega[L] * rate;  // x × e_K = x_L e_I − x_I e_L
+    body_alpha[L] -= body_omega[I] * rate;
+    body_alpha[K] += sign * a[joint.v_index];
+    body_omega[K] += rate;
+  } else {
+    body_omega.noalias() = rotation.transpose() * omega;
+    body_alpha.noalias() = rotation.transpose() * alpha;
+  }
+  rates.head<3>() = body_omega;
+  rates.tail<3>() = body_alpha;
 
   // The body's inertial wrench minus gravity about o_l (the summand of eq. 17).
   const Vec3 com = rotation * body.com;
   const Vec3 force = body.mass * (point_acceleration + alpha.cross(com) + omega.cross(omega.cross(com)));
-  const Vec3 body_omega = rotation.transpose() * omega;
-  const Vec3 body_alpha = rotation.transpose() * alpha;
   Vec3 body_torque = body.inertia * body_alpha;
   body_torque += body_omega.cross(body.inertia * body_omega);  // J ω̄̇ + ω̄ × J ω̄
   Vec3& torque = data.reaction_torque[l];

@@ -4,6 +4,10 @@
 
 #include "mechdyn/model/data.hpp"
 
+// explicit_inverse_dynamics_mass_matrix and explicit_forward_dynamics_mass_matrix exist
+// (before them, explicit_inverse_dynamics was M a + h; bench/profile_driver.cpp).
+#define MECHDYN_HAS_EXPLICIT_MASS_MATRIX_FORMS 1
+
 namespace mechdyn {
 
 /// τ by the resultant-force iteration in natural (world-parallel) frames, O(n): each

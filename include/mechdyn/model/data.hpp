@@ -117,6 +117,7 @@ struct Data {
   AlignedVector<Vec6> natural_velocity;       // [ϕ̇^i_l; ṙ^i_l]: angular velocity, velocity of o_l (EC eqs. 7, 9)
   AlignedVector<Vec6> natural_acceleration;   // [ϕ̈^i_l; r̈^i_l − g]: angular acceleration, acceleration of o_l
                                               // minus gravity (EC eqs. 8, 10; classical, not spatial)
+  AlignedVector<Vec6> natural_body_rates;     // [Qᵀ ϕ̇; Qᵀ ϕ̈]: angular velocity and acceleration in body axes
 
   // ---- scratch of the recursive algorithms ----------------------------------
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
