@@ -9,7 +9,8 @@
 //   model:     five_axis_tree | panda_like_arm | branched_tree_30 | serial_chain_<n>
 //   algorithm: rnea | crba | aba | joint_reactions | explicit_inverse_dynamics |
 //              explicit_forward_dynamics | explicit_inverse_dynamics_mass_matrix |
-//              explicit_forward_dynamics_mass_matrix | eval_sequence | eval_terms
+//              explicit_forward_dynamics_mass_matrix | eval_sequence | eval_terms |
+//              eval_terms_recursive
 //     explicit_*: what the commit's public function is (before e8e12bc both were the
 //       M-based forms, which later commits keep as explicit_*_mass_matrix, available where
 //       the header defines MECHDYN_HAS_EXPLICIT_MASS_MATRIX_FORMS).
@@ -103,10 +104,12 @@ int main(int argc, char** argv) {
 #endif
   } else if (algorithm == "eval_sequence") {
     for (long k = 0; k < iterations; ++k) sink += eval_sequence(model, data, q, v, a, a);
-  } else if (algorithm == "eval_terms") {
+  } else if (algorithm == "eval_terms" || algorithm == "eval_terms_recursive") {
 #ifdef MECHDYN_HAS_COMPUTE_ALL_TERMS
+    AllTermsOptions options;  // eval_terms_recursive: what `mechdyn eval --method recursive` asks for
+    if (algorithm == "eval_terms_recursive") options.method = DynamicsMethod::Recursive;
     for (long k = 0; k < iterations; ++k) {
-      compute_all_terms(model, data, q, v, &a, &a);
+      compute_all_terms(model, data, q, v, &a, &a, options);
       sink += data.mass_matrix(0, 0) + data.bias_force[0] + data.tau[0] + data.tau_with_friction[0] + data.ddq[0] +
               data.position[0][0];
     }

@@ -10,14 +10,17 @@
 //   deep trees — the articulated-body recursion (Featherstone RBDA §7.3, Table 7.1) on the
 //     same stage: the subtree's articulated inertia is carried to the root in the world
 //     frame and q̈ comes out joint by joint, O(n), without forming M (dynamics/aba.hpp).
-// The rule (measured with callgrind, docs/benchmarks.md "Explicit methods"): the M route
-// while Σ_k d_k² ≤ kMassMatrixDepthBudget · nv, i.e. while the mean squared path length
-// is at most 16 — serial chains up to 6 coordinates, the five-axis tree, the 7-DoF arm and
-// the 30-body tree of 6-long branches; ABA above. The M route stays available for every
-// tree as explicit_forward_dynamics_mass_matrix.
+// The rule (callgrind instructions per call, docs/benchmarks.md "Explicit methods"): the
+// M route while nv ≤ kMassMatrixRouteMaxCoordinates = 8, ABA above. Measured, M route
+// against ABA: five-axis tree 7 308 / 8 839, 7-DoF arm 11 546 / 12 317, chain of 5
+// 7 778 / 8 839, chain of 10 18 228 / 17 532, the 30-body tree of 6-long branches
+// 53 855 / 51 052 (its nv² copies of M and the factor outweigh the shallow depth),
+// chain of 20 54 145 / 34 911, chain of 50 300 471 / 87 082; a fit of these counts puts
+// the chain crossover at nv = 9. The M route stays available for every tree as
+// explicit_forward_dynamics_mass_matrix.
 //
-// Reads: Model and the velocity stage. Writes: data.ddq and data.work (the depths) and
-// either what explicit_forward_dynamics_mass_matrix writes or what aba_from_kinematics
+// Reads: Model and the velocity stage. Writes: data.ddq and either what
+// explicit_forward_dynamics_mass_matrix writes or what aba_from_kinematics
 // writes (and the stage, explicit_forward_dynamics). Throws SolverError when M (or an
 // articulated D_i) is not positive definite. Allocates nothing on the ABA route; the M
 // route allocates the dense M and factor on first use in a Data made without them.
@@ -31,22 +34,12 @@ namespace mechdyn {
 
 namespace {
 
-constexpr double kMassMatrixDepthBudget = 16.0;
+constexpr int kMassMatrixRouteMaxCoordinates = 8;
 
-/// Σ_k d_k² ≤ budget · nv: the factor's cost per coordinate is small enough for the M route.
-bool mass_matrix_route(const Model& model, Data& data) {
-  double sum = 0.0;
-  for (int k = 0; k < model.nv; ++k) {  // λ(k) < k: the depths in one pass
-    const int parent = model.dof_parent[k];
-    const double depth = parent < 0 ? 1.0 : data.work[parent] + 1.0;
-    data.work[k] = depth;
-    sum += depth * depth;
-  }
-  return sum <= kMassMatrixDepthBudget * model.nv;
-}
+bool mass_matrix_route(const Model& model) { return model.nv <= kMassMatrixRouteMaxCoordinates; }
 
 const VecX& forward_dynamics(const Model& model, Data& data, const double* tau) {
-  if (mass_matrix_route(model, data)) return detail::explicit_forward_dynamics_with_mass_matrix(model, data, tau);
+  if (mass_matrix_route(model)) return detail::explicit_forward_dynamics_with_mass_matrix(model, data, tau);
   return detail::articulated_body(model, data, tau);  // RBDA Table 7.1 passes 2–3
 }
 
@@ -54,7 +47,7 @@ const VecX& forward_dynamics(const Model& model, Data& data, const double* tau) 
 
 bool explicit_forward_dynamics_uses_mass_matrix(const Model& model, Data& data) {
   check_data(model, data, "explicit_forward_dynamics_uses_mass_matrix");
-  return mass_matrix_route(model, data);
+  return mass_matrix_route(model);
 }
 
 const VecX& explicit_forward_dynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,

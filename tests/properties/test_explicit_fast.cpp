@@ -190,20 +190,34 @@ TEST(ExplicitFast, ForwardDynamicsBothRoutesEqualAba) {
               routes[1], worst);
 }
 
-// The rule on the shapes it names: a chain of 6 takes the M route (Σ d² = 91 ≤ 16·6),
-// a chain of 7 the ABA route (140 > 112), every branch of a star of 6-long branches too.
-// Catches: the depth recursion counting bodies instead of velocity coordinates.
+// The rule as stated (nv ≤ 8: the M route): a chain of 8 takes it, a chain of 9 and a
+// star of 30 one-axis joints on the ground do not. Catches: the rule counting bodies
+// instead of velocity coordinates (a free joint counts 6).
 TEST(ExplicitFast, RuleOnChains) {
   testing::RandomTreeOptions options;
   options.all_joint_types = false;
   options.branch_probability = 0.0;
-  options.bodies = 6;
-  const Model six = testing::random_tree(3, options);
-  options.bodies = 7;
-  const Model seven = testing::random_tree(3, options);
-  Data d6(six), d7(seven);
-  EXPECT_TRUE(explicit_forward_dynamics_uses_mass_matrix(six, d6));
-  EXPECT_FALSE(explicit_forward_dynamics_uses_mass_matrix(seven, d7));
+  options.bodies = 8;
+  const Model eight = testing::random_tree(3, options);
+  options.bodies = 9;
+  const Model nine = testing::random_tree(3, options);
+  Data d8(eight), d9(nine);
+  EXPECT_TRUE(explicit_forward_dynamics_uses_mass_matrix(eight, d8));
+  EXPECT_FALSE(explicit_forward_dynamics_uses_mass_matrix(nine, d9));
+  // Two bodies on free joints: 2 bodies, nv = 12 — the ABA route.
+  Model free_pair;
+  for (int i = 0; i < 2; ++i) {
+    free_pair.bodies.push_back(Body{"b" + std::to_string(i), i == 0 ? kGround : 0, 1.0, Vec3(0.1, 0.0, 0.0),
+                                    Mat3::Identity() * 0.01});
+    Joint joint;
+    joint.name = "j" + std::to_string(i);
+    joint.type = JointType::Free;
+    free_pair.joints.push_back(joint);
+  }
+  finalize_model(free_pair, "free_pair");
+  Data dp(free_pair);
+  EXPECT_EQ(free_pair.nv, 12);
+  EXPECT_FALSE(explicit_forward_dynamics_uses_mass_matrix(free_pair, dp));
 }
 
 // The resultant iteration leaves the kinematics stage and M as they were (its contract);

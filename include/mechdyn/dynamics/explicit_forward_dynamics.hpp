@@ -7,10 +7,9 @@
 
 namespace mechdyn {
 
-/// Accelerations into data.ddq. On a tree whose velocity coordinates have a mean squared
-/// path length Σ_k d_k² / nv ≤ 16 (d_k: coordinates from the root to k): M, h and the
-/// branch-sparse LTDL (what explicit_forward_dynamics_mass_matrix writes); deeper: the
-/// articulated-body recursion on the same kinematics stage (what aba writes), O(n), no M.
+/// Accelerations into data.ddq. With nv ≤ 8: M, h and the branch-sparse LTDL (what
+/// explicit_forward_dynamics_mass_matrix writes); above: the articulated-body recursion
+/// on the same kinematics stage (what aba writes), O(n), no M.
 /// Throws SolverError when M (or an articulated inertia) is singular. No allocation on a
 /// Data with the dense workspace (the ABA route needs none).
 const VecX& explicit_forward_dynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
@@ -20,8 +19,7 @@ const VecX& explicit_forward_dynamics(const Model& model, Data& data, const Eige
 const VecX& explicit_forward_dynamics_from_kinematics(const Model& model, Data& data,
                                                       const Eigen::Ref<const VecX>& tau);
 
-/// Whether explicit_forward_dynamics takes the M route for this model (data.work is
-/// used as scratch).
+/// Whether explicit_forward_dynamics takes the M route for this model (nv ≤ 8).
 bool explicit_forward_dynamics_uses_mass_matrix(const Model& model, Data& data);
 
 /// The M route always: M (explicit_mass_matrix), h (explicit_bias_force), LTDL, q̈ —
