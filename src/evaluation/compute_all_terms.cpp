@@ -22,7 +22,7 @@ void compute_all_terms(const Model& model, Data& data, const Eigen::Ref<const Ve
   const bool dense_mass_matrix = options.mass_matrix == MassMatrixForm::Dense;
   if (!dense_mass_matrix && !recursive)
     throw InvalidArgument(
-        "compute_all_terms: the explicit method reads the dense M (tau = M a + h, M a = tau - h); "
+        "compute_all_terms: the explicit method reads the dense M (M a = tau - h); "
         "MassMatrixForm::Rows needs the recursive method");
 
   detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // the one pass (EC eqs. 1–10)
