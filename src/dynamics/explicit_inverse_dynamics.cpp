@@ -55,6 +55,27 @@ struct PrincipalRevolute<joint_kinds::Revolute<K>> : std::integral_constant<int,
 
 const Vec6 kRest = Vec6::Zero();  // the ground's body rates
 
+/// The joint's world axes at o_l (EC eq. 1): [n; 0] (revolute), [0; n] (prismatic) with n =
+/// Q^i_{l̄} n̄ (= ±Q^i_l e_K about e_K), written out — the kinds' world_axes at the origin
+/// o_l would multiply o × n by zeros — and every other kind's world_axes at the origin.
+template <class J>
+inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation, const Mat3& rotation,
+                                 Vec6* axes) {
+  constexpr int K = PrincipalRevolute<J>::value;
+  if constexpr (J::type == JointType::Revolute) {
+    if constexpr (K >= 0)
+      axes[0].template head<3>() = joint.axis[K] * rotation.col(K);
+    else
+      axes[0].template head<3>().noalias() = parent_rotation * joint.axis;
+    axes[0].template tail<3>().setZero();
+  } else if constexpr (J::type == JointType::Prismatic) {
+    axes[0].template head<3>().setZero();
+    axes[0].template tail<3>().noalias() = parent_rotation * joint.axis;
+  } else {
+    J::world_axes(joint, parent_rotation, rotation, Vec3::Zero(), axes);
+  }
+}
+
 /// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
 /// for joint kind J.
 template <class J>
@@ -75,7 +96,7 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
   if (parent == kGround) {
     rotation = relative_rotation;
     offset = relative_translation;
-    J::world_axes(joint, Mat3::Identity(), rotation, Vec3::Zero(), axes);  // eq. (1), at o_l
+    world_axes_at_origin<J>(joint, Mat3::Identity(), rotation, axes);  // eq. (1), at o_l
     omega.setZero();
     alpha.setZero();
     point_velocity.setZero();
@@ -84,7 +105,7 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
     const Mat3& parent_rotation = data.natural_rotation[parent];
     J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
     offset.noalias() = parent_rotation * relative_translation;  // eq. (6)
-    J::world_axes(joint, parent_rotation, rotation, Vec3::Zero(), axes);
+    world_axes_at_origin<J>(joint, parent_rotation, rotation, axes);
     const Vec6& parent_velocity = data.natural_velocity[parent];
     const Vec6& parent_acceleration = data.natural_acceleration[parent];
     omega = parent_velocity.head<3>();
