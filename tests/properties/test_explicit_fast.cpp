@@ -262,10 +262,16 @@ TEST(ExplicitFast, EvaluationAllocatesNothing) {
     });
     EXPECT_EQ(seen, 0) << model->name;
   }
-  // On the chain, explicit_forward_dynamics takes the ABA route: no M, even on a lean Data.
-  const Case c = make_case(chain, 4);
-  Data lean(chain, DenseWorkspace::None);
-  EXPECT_EQ(testing::count_allocations([&] { explicit_forward_dynamics(chain, lean, c.q, c.v, c.tau); }), 0);
+  // Above nv = 8 explicit_forward_dynamics takes the ABA route: no M, even on a lean Data,
+  // from the first call (the chain, and a tree with every joint type).
+  const Model mixed = testing::random_tree(12, {25});
+  for (const Model* model : {&chain, &mixed}) {
+    const Case c = make_case(*model, 4);
+    Data lean(*model, DenseWorkspace::None);
+    EXPECT_EQ(testing::count_allocations([&] { explicit_forward_dynamics(*model, lean, c.q, c.v, c.tau); }), 0)
+        << model->name;
+    EXPECT_FALSE(lean.holds(DenseWorkspace::MassMatrix)) << model->name;
+  }
 }
 #endif
 
