@@ -103,10 +103,16 @@ void register_methods(const std::shared_ptr<const Fixture>& fixture) {
   register_method("explicit_inverse_dynamics", fixture, [](const Model& m, Data& d, const State& s) {
     return explicit_inverse_dynamics(m, d, s.q, s.v, s.a).data();
   });
+  register_method("explicit_inverse_dynamics_mass_matrix", fixture, [](const Model& m, Data& d, const State& s) {
+    return explicit_inverse_dynamics_mass_matrix(m, d, s.q, s.v, s.a).data();
+  });
   register_method("rnea", fixture,
                   [](const Model& m, Data& d, const State& s) { return rnea(m, d, s.q, s.v, s.a).data(); });
   register_method("explicit_forward_dynamics", fixture, [](const Model& m, Data& d, const State& s) {
     return explicit_forward_dynamics(m, d, s.q, s.v, s.tau).data();
+  });
+  register_method("explicit_forward_dynamics_mass_matrix", fixture, [](const Model& m, Data& d, const State& s) {
+    return explicit_forward_dynamics_mass_matrix(m, d, s.q, s.v, s.tau).data();
   });
   register_method("aba", fixture,
                   [](const Model& m, Data& d, const State& s) { return aba(m, d, s.q, s.v, s.tau).data(); });

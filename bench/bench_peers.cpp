@@ -12,9 +12,11 @@
 //                     MuJoCo mj_kinematics + mj_comPos + mj_crb + mj_fullM
 //   bias_force        mechdyn explicit_bias_force | rnea(a = 0);
 //                     MuJoCo mj_kinematics + mj_comPos + mj_comVel + mj_rne(flg_acc = 0)
-//   inverse_dynamics  mechdyn explicit_inverse_dynamics | rnea;
+//   inverse_dynamics  mechdyn explicit_inverse_dynamics (the resultant iteration, O(n)) | rnea
+//                     | explicit_inverse_dynamics_mass_matrix (M a + h: "mechdyn_explicit_m");
 //                     MuJoCo mj_kinematics + mj_comPos + mj_comVel + mj_rne(flg_acc = 1)
-//   forward_dynamics  mechdyn explicit_forward_dynamics | aba;
+//   forward_dynamics  mechdyn explicit_forward_dynamics (M route or ABA by its rule) | aba
+//                     | explicit_forward_dynamics_mass_matrix (M, h, LTDL: "mechdyn_explicit_m");
 //                     MuJoCo mj_forward (no contacts; armature, damping, friction loss 0)
 // Simbody: setQ/setU, realize, calcM | calcResidualForceIgnoringConstraints |
 // calcAcceleration (peers/simbody_peer.hpp). Benchmark names are
@@ -169,7 +171,9 @@ Disagreement check_agreement(Fixture& f) {
     d.compare(rnea(model, data, s.q, s.v, s.zero), mj_h, "h rnea");
     d.compare(explicit_inverse_dynamics(model, data, s.q, s.v, s.a), mj_tau, "tau explicit");
     d.compare(rnea(model, data, s.q, s.v, s.a), mj_tau, "tau rnea");
+    d.compare(explicit_inverse_dynamics_mass_matrix(model, data, s.q, s.v, s.a), mj_tau, "tau explicit M a + h");
     d.compare(explicit_forward_dynamics(model, data, s.q, s.v, s.tau), mj_ddq, "ddq explicit");
+    d.compare(explicit_forward_dynamics_mass_matrix(model, data, s.q, s.v, s.tau), mj_ddq, "ddq explicit M");
     d.compare(aba(model, data, s.q, s.v, s.tau), mj_ddq, "ddq aba");
 #ifdef MECHDYN_HAVE_SIMBODY
     if (f.simbody) {
@@ -223,6 +227,9 @@ void register_cases(const std::shared_ptr<Fixture>& fixture) {
   register_case("inverse_dynamics", "mechdyn_explicit", fixture, [](F f, Data& d, const State& s) {
     return explicit_inverse_dynamics(f.model, d, s.q, s.v, s.a).data();
   });
+  register_case("inverse_dynamics", "mechdyn_explicit_m", fixture, [](F f, Data& d, const State& s) {
+    return explicit_inverse_dynamics_mass_matrix(f.model, d, s.q, s.v, s.a).data();
+  });
   register_case("inverse_dynamics", "mechdyn_recursive", fixture,
                 [](F f, Data& d, const State& s) { return rnea(f.model, d, s.q, s.v, s.a).data(); });
   auto result = std::make_shared<std::vector<mjtNum>>(static_cast<std::size_t>(fixture->model.nv));
@@ -231,6 +238,9 @@ void register_cases(const std::shared_ptr<Fixture>& fixture) {
 
   register_case("forward_dynamics", "mechdyn_explicit", fixture, [](F f, Data& d, const State& s) {
     return explicit_forward_dynamics(f.model, d, s.q, s.v, s.tau).data();
+  });
+  register_case("forward_dynamics", "mechdyn_explicit_m", fixture, [](F f, Data& d, const State& s) {
+    return explicit_forward_dynamics_mass_matrix(f.model, d, s.q, s.v, s.tau).data();
   });
   register_case("forward_dynamics", "mechdyn_recursive", fixture,
                 [](F f, Data& d, const State& s) { return aba(f.model, d, s.q, s.v, s.tau).data(); });

@@ -6,11 +6,18 @@
 // Only public API, so that the same file measures any commit.
 //
 // Usage: mechdyn_profile <model> <algorithm> <iterations>
-//   model:     five_axis_tree | panda_like_arm | serial_chain_50 | branched_tree_30
-//   algorithm: rnea | crba | aba | explicit_forward_dynamics | eval_sequence | eval_terms
-//              | rnea_derivatives | aba_derivatives | rnea_finite_difference | aba_finite_difference
-//     (the last four where the commit has dynamics/rnea_derivatives.hpp; the finite
-//     differences: centred, 4 nv RNEA and 6 nv ABA calls, as bench/bench_derivatives.cpp)
+//   model:     five_axis_tree | panda_like_arm | branched_tree_30 | serial_chain_<n>
+//   algorithm: rnea | crba | aba | joint_reactions | explicit_inverse_dynamics |
+//              explicit_forward_dynamics | explicit_inverse_dynamics_mass_matrix |
+//              explicit_forward_dynamics_mass_matrix | eval_sequence | eval_terms |
+//              eval_terms_recursive | rnea_derivatives | aba_derivatives |
+//              rnea_finite_difference | aba_finite_difference
+//     explicit_*: what the commit's public function is (before e8e12bc both were the
+//       M-based forms, which later commits keep as explicit_*_mass_matrix, available where
+//       the header defines MECHDYN_HAS_EXPLICIT_MASS_MATRIX_FORMS).
+//     *_derivatives, *_finite_difference: where the commit has dynamics/rnea_derivatives.hpp;
+//       the finite differences: centred, 4 nv RNEA and 6 nv ABA calls, as
+//       bench/bench_derivatives.cpp.
 //     eval_sequence: the separate calls `mechdyn eval` made before compute_all_terms
 //       (explicit M, h, τ, reactions, friction, forward dynamics, final poses), each with
 //       its own kinematics; eval_terms: compute_all_terms(q, v, a, τ) where the commit
@@ -71,8 +78,8 @@ int main(int argc, char** argv) {
   Model model;
   if (model_name == "five_axis_tree") model = bench::five_axis_tree();
   else if (model_name == "panda_like_arm") model = bench::panda_like_arm();
-  else if (model_name == "serial_chain_50") model = bench::serial_chain(50);
   else if (model_name == "branched_tree_30") model = bench::branched_tree();
+  else if (model_name.rfind("serial_chain_", 0) == 0) model = bench::serial_chain(std::atoi(model_name.c_str() + 13));
   else {
     std::fprintf(stderr, "unknown model '%s'\n", model_name.c_str());
     return 2;
@@ -89,14 +96,29 @@ int main(int argc, char** argv) {
     for (long k = 0; k < iterations; ++k) sink += crba(model, data, q)(0, 0);
   } else if (algorithm == "aba") {
     for (long k = 0; k < iterations; ++k) sink += aba(model, data, q, v, a)[0];
+  } else if (algorithm == "joint_reactions") {
+    for (long k = 0; k < iterations; ++k) {
+      joint_reactions(model, data, q, v, a);
+      sink += data.tau[0];
+    }
+  } else if (algorithm == "explicit_inverse_dynamics") {
+    for (long k = 0; k < iterations; ++k) sink += explicit_inverse_dynamics(model, data, q, v, a)[0];
   } else if (algorithm == "explicit_forward_dynamics") {
     for (long k = 0; k < iterations; ++k) sink += explicit_forward_dynamics(model, data, q, v, a)[0];
+#ifdef MECHDYN_HAS_EXPLICIT_MASS_MATRIX_FORMS
+  } else if (algorithm == "explicit_inverse_dynamics_mass_matrix") {
+    for (long k = 0; k < iterations; ++k) sink += explicit_inverse_dynamics_mass_matrix(model, data, q, v, a)[0];
+  } else if (algorithm == "explicit_forward_dynamics_mass_matrix") {
+    for (long k = 0; k < iterations; ++k) sink += explicit_forward_dynamics_mass_matrix(model, data, q, v, a)[0];
+#endif
   } else if (algorithm == "eval_sequence") {
     for (long k = 0; k < iterations; ++k) sink += eval_sequence(model, data, q, v, a, a);
-  } else if (algorithm == "eval_terms") {
+  } else if (algorithm == "eval_terms" || algorithm == "eval_terms_recursive") {
 #ifdef MECHDYN_HAS_COMPUTE_ALL_TERMS
+    AllTermsOptions options;  // eval_terms_recursive: what `mechdyn eval --method recursive` asks for
+    if (algorithm == "eval_terms_recursive") options.method = DynamicsMethod::Recursive;
     for (long k = 0; k < iterations; ++k) {
-      compute_all_terms(model, data, q, v, &a, &a);
+      compute_all_terms(model, data, q, v, &a, &a, options);
       sink += data.mass_matrix(0, 0) + data.bias_force[0] + data.tau[0] + data.tau_with_friction[0] + data.ddq[0] +
               data.position[0][0];
     }

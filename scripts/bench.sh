@@ -77,8 +77,10 @@ PAIRS = [
     ("mass matrix M", "explicit_mass_matrix", "crba"),
     ("mass matrix M (direct eqs. 30-37)", "explicit_mass_matrix_direct", "crba"),
     ("bias force h", "explicit_bias_force", "rnea_bias"),
-    ("inverse dynamics", "explicit_inverse_dynamics", "rnea"),
-    ("forward dynamics", "explicit_forward_dynamics", "aba"),
+    ("inverse dynamics (resultant iteration)", "explicit_inverse_dynamics", "rnea"),
+    ("inverse dynamics (M a + h)", "explicit_inverse_dynamics_mass_matrix", "rnea"),
+    ("forward dynamics (M route / ABA by rule)", "explicit_forward_dynamics", "aba"),
+    ("forward dynamics (M, h, LTDL)", "explicit_forward_dynamics_mass_matrix", "aba"),
     ("joint reactions", "joint_reactions", "rnea"),
 ]
 

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Markdown table of bench/bench_peers.cpp's results: mechdyn (explicit and recursive)
-beside MuJoCo and Simbody, the ratios mechdyn/MuJoCo and the issue's targets.
+beside MuJoCo and Simbody, the ratios mechdyn/MuJoCo and the issue's targets ("met": the
+best mechdyn algorithm; "explicit met": the explicit one alone), and the explicit method's
+M-based forms (M a + h; M, h, LTDL) with their ratio to MuJoCo.
 
 Usage: peer_table.py results.json
 Times are CPU ns per call (the median of the repetitions when there are several).
@@ -21,6 +23,8 @@ TARGETS = {
 }
 QUANTITIES = ["mass_matrix", "bias_force", "inverse_dynamics", "forward_dynamics"]
 LIBRARIES = ["mechdyn_explicit", "mechdyn_recursive", "mujoco", "simbody"]
+# The explicit method's M-based forms (M a + h; M, h, LTDL), timed beside the O(n) ones.
+EXPLICIT_M = "mechdyn_explicit_m"
 
 
 def load(path):
@@ -46,8 +50,8 @@ def main():
         print(f"- {model}: {context.get('check.' + model, '')}")
     print()
     print("| model | quantity | explicit ns | recursive ns | MuJoCo ns | Simbody ns | explicit/MuJoCo | "
-          "recursive/MuJoCo | best/MuJoCo | target | met |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "recursive/MuJoCo | best/MuJoCo | target | met | explicit met | explicit M-form ns | M-form/MuJoCo |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|")
     for model in models:
         for quantity in QUANTITIES:
             t = {lib: times.get((quantity, lib, model)) for lib in LIBRARIES}
@@ -61,8 +65,11 @@ def main():
             target = TARGETS.get(quantity, {}).get(model)
             met = "-" if target is None or best is None else ("yes" if best <= target else "no")
             fmt = lambda r: "-" if r is None else f"{r:.2f}"
+            explicit_met = "-" if target is None or ratios[0] is None else ("yes" if ratios[0] <= target else "no")
+            m_form = times.get((quantity, EXPLICIT_M, model))
+            m_cells = ["-", "-"] if m_form is None else [f"{m_form:.0f}", f"{m_form / t['mujoco']:.2f}"]
             print(f"| {model} | {quantity} | {' | '.join(cells)} | {fmt(ratios[0])} | {fmt(ratios[1])} | "
-                  f"{fmt(best)} | {fmt(target)} | {met} |")
+                  f"{fmt(best)} | {fmt(target)} | {met} | {explicit_met} | {' | '.join(m_cells)} |")
 
 
 if __name__ == "__main__":

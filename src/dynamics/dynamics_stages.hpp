@@ -22,6 +22,8 @@ void composite_forces_from_stage(const Model& model, Data& data);             //
 const VecX& explicit_bias_from_stage(const Model& model, Data& data);         // explicit_bias_force_from_kinematics
 void reactions_from_stage(const Model& model, Data& data);                    // joint_reactions_from_kinematics
 const VecX& articulated_body(const Model& model, Data& data, const double* tau);  // aba_from_kinematics
+/// M (CRBA), h, Lᵀ D L and q̈ on the velocity stage (explicit_forward_dynamics_mass_matrix).
+const VecX& explicit_forward_dynamics_with_mass_matrix(const Model& model, Data& data, const double* tau);
 void add_mass_matrix_product(const Model& model, const Data& data, const double* a, double* out);
 void factor_mass_matrix(const Model& model, Data& data);
 void solve_mass_matrix(const Model& model, const Data& data, double* x);

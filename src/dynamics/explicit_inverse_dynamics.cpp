@@ -1,19 +1,51 @@
-// Inverse dynamics by the explicit method: tau = M(q) a + h(q, q̇).
+// Inverse dynamics by the explicit method: the resultant-force iteration of EC §3.1–3.2.
 //
-// Source: explicit-canonical-dynamics-joint-friction (EC) §2.2, eq. (16) (and eq. (17)
-// per joint), with M from explicit-jsim-tree-chains eqs. (30)–(37)
-// (dynamics/explicit_jsim.hpp: the world-frame CRBA) and h from EC eqs. (21)–(22)
-// (dynamics/explicit_bias.hpp). The kinematics runs once for both. Cost O(nv·depth) for
-// M and for the product (M is non-zero only along ancestor chains, and only those entries
-// are multiplied, add_mass_matrix_product).
+// Source: explicit-canonical-dynamics-joint-friction (EC) §2.1 eqs. (1)–(10) (forward
+// kinematics in natural frames) and §2.2 eq. (17) with §3.2.2 (the force backward
+// iteration): joint u carries the resultant force f_{uL} and torque τ_{uL} that balance the
+// inertial wrenches and gravity of the closed subtree uL; its driving effort is their
+// projection on the axis-invariant (eq. 17), n_uᵀ τ_{uL} (revolute) or n_uᵀ f_{uL}
+// (prismatic), and the rest of the wrench is the constraint part (eqs. 37–38). So τ and
+// every joint's whole reaction wrench come out of one forward and one backward pass.
 //
-// Reads: Model and the velocity stage. Writes: data.tau, data.mass_matrix,
-// data.composite_inertia, data.bias_force, data.gravity_force, data.bias_acceleration,
-// data.subtree_force, data.subtree_inertia (and the stage, explicit_inverse_dynamics).
+// Everything is in world components (natural frames are parallel to the world at q = 0,
+// EC §2.1), each body's quantities at its own frame origin o_l, a point of its joint axis:
+//   Q^i_l = Q^i_{l̄} Q^{l̄}_l,  r^i_{l|l̄} = Q^i_{l̄} r^{l̄}_l           eqs. (4), (6)
+//   revolute:  ϕ̇_l = ϕ̇_{l̄} + n φ̇,  ϕ̈_l = ϕ̈_{l̄} + ϕ̇_{l̄} × n φ̇ + n φ̈     eqs. (7), (8)
+//              ṙ_l = ṙ_{l̄} + ϕ̇_{l̄} × r,  r̈_l = r̈_{l̄} + ϕ̈_{l̄} × r + ϕ̇_{l̄} × (ϕ̇_{l̄} × r)
+//   prismatic: ϕ̇, ϕ̈ unchanged; ṙ_l += n ṙ,  r̈_l += 2 ϕ̇_{l̄} × n ṙ + n r̈     eqs. (9), (10)
+// with r̈ carrying −g (gravity as an acceleration of the ground: the gravity terms
+// −m_k g of eqs. (19)–(22) come with the inertial ones). The other joint kinds take the
+// same step through their spatial form (J::world_motion at o_l; docs/joints.md §5).
+// Per body, with c = Q^i_l c̄ the centre of mass from o_l and J_l in body axes:
+//   a_c = r̈_l + ϕ̈ × c + ϕ̇ × (ϕ̇ × c)                                          eq. (10)
+//   f_l = m a_c,  τ_l = c × f_l + Q (J ω̄̇ + ω̄ × J ω̄),  ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈
+// (the world inertia Q J Qᵀ is never formed: rotating the two vectors costs less).
+// Backward, u = N … 1 (eq. 17 summed over uL, §3.2.2):
+//   f_{uL} = f_u + Σ_c f_{cL},  τ_{uL} = τ_u + Σ_c (τ_{cL} + r^i_{c|u} × f_{cL})
+//   τ_i = n_uᵀ τ_{uL} (revolute), n_uᵀ f_{uL} (prismatic); s_iᵀ [τ_{uL}; f_{uL}] in general.
+// Revolute joints about ±e_k (RevoluteX/Y/Z) compose the rotation on two columns and get
+// ω̄, ω̄̇ from the parent's through the relative rotation (ω̄ = Q_rᵀ ω̄_{l̄} + φ̇ e_k, 4
+// multiplications instead of 9 for Qᵀ ϕ̇); the world axis at o_l is written out.
+// Cost O(n): 1.19–1.22× RNEA's instructions on the benchmark models (docs/benchmarks.md,
+// "Explicit methods"); the backward pass has no rotation, the forward pass composes Q^i_l
+// and rotates the offset, c̄ and the body-axis torque.
+//
+// explicit_inverse_dynamics_from_kinematics — the same iteration on the kinematics stage
+// (world origin, joint_reactions): the acceleration level at a, then EC eq. (17).
+//
+// Reads: Model, q, v, a (or the velocity stage and a). Writes: data.tau,
+// data.reaction_force (f_{uL}), data.reaction_torque (τ_{uL} about o_u), data.natural_*
+// (natural_rotation, _offset, _motion_axis, _velocity, _acceleration, _body_rates; the
+// kinematics stage and data.mass_matrix are not touched). The _from_kinematics form
+// writes the acceleration level and what joint_reactions_from_kinematics writes.
 // Allocates nothing.
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 
+#include <type_traits>
+
 #include "../kinematics/kinematics_stage.hpp"
+#include "../model/joint_dispatch.hpp"
 #include "dynamics_stages.hpp"
 #include "mechdyn/model/checks.hpp"
 
@@ -21,12 +53,155 @@ namespace mechdyn {
 
 namespace {
 
-const VecX& inverse_dynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& a) {
-  detail::composite_rigid_body(model, data);    // M (EJ eqs. 30–37)
-  detail::explicit_bias_from_stage(model, data);  // h (EC eqs. 21–22)
-  data.tau = data.bias_force;                     // eq. (16): τ = M q̈ + h
-  detail::add_mass_matrix_product(model, data, a.data(), data.tau.data());
-  return data.tau;
+/// K for a revolute joint about ±e_K (RevoluteX/Y/Z), −1 for every other kind.
+template <class J>
+struct PrincipalRevolute : std::integral_constant<int, -1> {};
+template <int K>
+struct PrincipalRevolute<joint_kinds::Revolute<K>> : std::integral_constant<int, K> {};
+
+const Vec6 kRest = Vec6::Zero();  // the ground's body rates
+
+/// The joint's world axes at o_l (EC eq. 1): [n; 0] (revolute), [0; n] (prismatic) with n =
+/// Q^i_{l̄} n̄ (= ±Q^i_l e_K about e_K), written out — the kinds' world_axes at the origin
+/// o_l would multiply o × n by zeros — and every other kind's world_axes at the origin.
+template <class J>
+inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation, const Mat3& rotation,
+                                 Vec6* axes) {
+  constexpr int K = PrincipalRevolute<J>::value;
+  if constexpr (J::type == JointType::Revolute) {
+    if constexpr (K >= 0)
+      axes[0].template head<3>() = joint.axis[K] * rotation.col(K);
+    else
+      axes[0].template head<3>().noalias() = parent_rotation * joint.axis;
+    axes[0].template tail<3>().setZero();
+  } else if constexpr (J::type == JointType::Prismatic) {
+    axes[0].template head<3>().setZero();
+    axes[0].template tail<3>().noalias() = parent_rotation * joint.axis;
+  } else {
+    J::world_axes(joint, parent_rotation, rotation, Vec3::Zero(), axes);
+  }
+}
+
+/// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
+/// for joint kind J.
+template <class J>
+MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const double* q, const double* v,
+                                   const double* a, const Vec3& gravity_acceleration) {
+  const Body& body = model.bodies[l];
+  const Joint& joint = model.joints[l];
+  const int parent = body.parent;
+  Mat3 relative_rotation;
+  Vec3 relative_translation;
+  J::relative_pose(joint, q + joint.q_index, relative_rotation, relative_translation);  // eqs. (2)–(3)
+  Mat3& rotation = data.natural_rotation[l];
+  Vec3& offset = data.natural_offset[l];
+  Vec6& velocity = data.natural_velocity[l];
+  Vec6& acceleration = data.natural_acceleration[l];
+  Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
+  Vec3 omega, alpha, point_velocity, point_acceleration;  // of the parent, at o_l
+  if (parent == kGround) {
+    rotation = relative_rotation;
+    offset = relative_translation;
+    world_axes_at_origin<J>(joint, Mat3::Identity(), rotation, axes);  // eq. (1), at o_l
+    omega.setZero();
+    alpha.setZero();
+    point_velocity.setZero();
+    point_acceleration = gravity_acceleration;  // r̈_0 = −g
+  } else {
+    const Mat3& parent_rotation = data.natural_rotation[parent];
+    J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
+    offset.noalias() = parent_rotation * relative_translation;  // eq. (6)
+    world_axes_at_origin<J>(joint, parent_rotation, rotation, axes);
+    const Vec6& parent_velocity = data.natural_velocity[parent];
+    const Vec6& parent_acceleration = data.natural_acceleration[parent];
+    omega = parent_velocity.head<3>();
+    alpha = parent_acceleration.head<3>();
+    const Vec3 arm_velocity = omega.cross(offset);                           // ϕ̇ × r
+    point_velocity = parent_velocity.tail<3>() + arm_velocity;                // eq. (9), the parent's point at o_l
+    point_acceleration = parent_acceleration.tail<3>() + alpha.cross(offset) + omega.cross(arm_velocity);  // eq. (10)
+  }
+  const double* rate = v + joint.v_index;
+  const double* second = a + joint.v_index;
+  if constexpr (J::type == JointType::Revolute) {
+    const Vec3 n = axes[0].template head<3>();
+    const Vec3 spin = n * rate[0];                                  // n φ̇
+    alpha += omega.cross(spin) + n * second[0];                      // eq. (8)
+    omega += spin;                                                   // eq. (7)
+  } else if constexpr (J::type == JointType::Prismatic) {
+    const Vec3 n = axes[0].template tail<3>();
+    const Vec3 slide = n * rate[0];                                  // n ṙ
+    point_acceleration += 2.0 * omega.cross(slide) + n * second[0];  // eq. (10)
+    point_velocity += slide;                                         // eq. (9)
+  } else if constexpr (J::nv > 0) {
+    // Any other kind through its spatial form at o_l (Ṡ q̇ of J::world_motion): the
+    // spatial linear part is the classical acceleration minus ϕ̇ × ṙ.
+    const Vec6 parent_motion = make_vec6(omega, point_velocity);
+    Vec6 joint_velocity, joint_bias;
+    J::world_motion(joint, axes, rate, parent_motion, Vec3::Zero(), joint_velocity, joint_bias);
+    Vec6 spatial = make_vec6(alpha, point_acceleration - omega.cross(point_velocity)) + joint_bias;
+    for (int k = 0; k < J::nv; ++k) spatial.noalias() += axes[k] * second[k];
+    omega += joint_velocity.template head<3>();
+    point_velocity += joint_velocity.template tail<3>();
+    alpha = spatial.template head<3>();
+    point_acceleration = spatial.template tail<3>() + omega.cross(point_velocity);
+  }
+  velocity.head<3>() = omega;
+  velocity.tail<3>() = point_velocity;
+  acceleration.head<3>() = alpha;
+  acceleration.tail<3>() = point_acceleration;
+
+  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈ in body axes: about ±e_K, from the parent's by the relative
+  // rotation (4 multiplications each: ω̄ = Q_rᵀ ω̄_λ + φ̇ e_K, ω̄̇ = Q_rᵀ ω̄̇_λ + Q_rᵀ ω̄_λ × φ̇ e_K + φ̈ e_K).
+  Vec6& rates = data.natural_body_rates[l];
+  Vec3 body_omega, body_alpha;
+  constexpr int K = PrincipalRevolute<J>::value;
+  if constexpr (K >= 0) {
+    constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
+    const Vec6& parent_rates = parent == kGround ? kRest : data.natural_body_rates[parent];
+    body_omega = J::rotate_transpose(relative_rotation, parent_rates.head<3>());
+    body_alpha = J::rotate_transpose(relative_rotation, parent_rates.tail<3>());
+    const double sign = joint.axis[K], rate = sign * v[joint.v_index];
+    body_alpha[I] += body_omega[L] * rate;  // x × e_K = x_L e_I − x_I e_L
+    body_alpha[L] -= body_omega[I] * rate;
+    body_alpha[K] += sign * a[joint.v_index];
+    body_omega[K] += rate;
+  } else {
+    body_omega.noalias() = rotation.transpose() * omega;
+    body_alpha.noalias() = rotation.transpose() * alpha;
+  }
+  rates.head<3>() = body_omega;
+  rates.tail<3>() = body_alpha;
+
+  // The body's inertial wrench minus gravity about o_l (the summand of eq. 17).
+  const Vec3 com = rotation * body.com;
+  const Vec3 force = body.mass * (point_acceleration + alpha.cross(com) + omega.cross(omega.cross(com)));
+  Vec3 body_torque = body.inertia * body_alpha;
+  body_torque += body_omega.cross(body.inertia * body_omega);  // J ω̄̇ + ω̄ × J ω̄
+  Vec3& torque = data.reaction_torque[l];
+  torque.noalias() = rotation * body_torque;
+  torque += com.cross(force);
+  data.reaction_force[l] = force;
+}
+
+/// The backward step of body u (eq. 17, §3.2.2): project the subtree's resultant on the
+/// joint's axes, then carry it to the parent's origin.
+template <class J>
+inline void backward_body(const Model& model, Data& data, int u) {
+  const Joint& joint = model.joints[u];
+  const Vec3& force = data.reaction_force[u];
+  const Vec3& torque = data.reaction_torque[u];
+  const Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
+  double* tau = data.tau.data() + joint.v_index;
+  if constexpr (J::type == JointType::Revolute)
+    tau[0] = axes[0].template head<3>().dot(torque);  // n_uᵀ τ_{uL}
+  else if constexpr (J::type == JointType::Prismatic)
+    tau[0] = axes[0].template tail<3>().dot(force);  // n_uᵀ f_{uL}
+  else
+    for (int k = 0; k < J::nv; ++k) tau[k] = axes[k].template head<3>().dot(torque) + axes[k].template tail<3>().dot(force);
+  const int parent = model.bodies[u].parent;
+  if (parent == kGround) return;
+  data.reaction_force[parent] += force;
+  data.reaction_torque[parent] += torque + data.natural_offset[u].cross(force);
 }
 
 }  // namespace
@@ -35,8 +210,18 @@ const VecX& explicit_inverse_dynamics(const Model& model, Data& data, const Eige
                                       const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
   check_data(model, data, "explicit_inverse_dynamics");
   check_state(model, q, &v, &a);
-  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // once, for both M and h
-  return inverse_dynamics(model, data, a);
+  const double* qs = q.data();
+  const double* vs = v.data();
+  const double* as = a.data();
+  const Vec3 gravity_acceleration = -model.gravity;
+  const int n = model.num_bodies();
+  for (int l = 0; l < n; ++l)
+    visit_joint_kind(model.joints[l].kind, [&](auto kind) {
+      forward_body<decltype(kind)>(model, data, l, qs, vs, as, gravity_acceleration);
+    });
+  for (int u = n - 1; u >= 0; --u)
+    visit_joint_kind(model.joints[u].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, u); });
+  return data.tau;
 }
 
 const VecX& explicit_inverse_dynamics_from_kinematics(const Model& model, Data& data,
@@ -44,7 +229,9 @@ const VecX& explicit_inverse_dynamics_from_kinematics(const Model& model, Data& 
   check_data(model, data, "explicit_inverse_dynamics_from_kinematics");
   check_kinematics(data, 1, "explicit_inverse_dynamics_from_kinematics");
   check_vector(a, model.nv, "a");
-  return inverse_dynamics(model, data, a);
+  detail::stage_accelerations(model, data, a.data());  // eqs. (8), (10) at a
+  detail::reactions_from_stage(model, data);          // eq. (17); data.tau = Sᵀ W
+  return data.tau;
 }
 
 }  // namespace mechdyn

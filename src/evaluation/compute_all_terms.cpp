@@ -22,7 +22,7 @@ void compute_all_terms(const Model& model, Data& data, const Eigen::Ref<const Ve
   const bool dense_mass_matrix = options.mass_matrix == MassMatrixForm::Dense;
   if (!dense_mass_matrix && !recursive)
     throw InvalidArgument(
-        "compute_all_terms: the explicit method reads the dense M (tau = M a + h, M a = tau - h); "
+        "compute_all_terms: the explicit method reads the dense M (M a = tau - h); "
         "MassMatrixForm::Rows needs the recursive method");
 
   detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // the one pass (EC eqs. 1–10)
@@ -42,12 +42,9 @@ void compute_all_terms(const Model& model, Data& data, const Eigen::Ref<const Ve
     detail::stage_accelerations(model, data, a->data());  // EC eqs. (8), (10) at a
     detail::reactions_from_stage(model, data);           // EC eq. (17); data.tau = Sᵀ W
     friction_from_reactions(model, data, v, *a, options.lugre);  // EC Algorithm 1 lines 6–9
-    if (recursive) {
-      rnea(model, data, q, v, *a);
-    } else {
-      data.tau = data.bias_force;  // EC eq. (16): τ = M a + h
-      detail::add_mass_matrix_product(model, data, a->data(), data.tau.data());
-    }
+    // Explicit: τ is already the projection of the resultant iteration (EC eq. 17), O(n)
+    // — no M a + h product (explicit_inverse_dynamics). Recursive: RNEA, independent.
+    if (recursive) rnea(model, data, q, v, *a);
   }
   if (tau != nullptr) {
     if (recursive) {

@@ -28,6 +28,13 @@ Data::Data(const Model& model, DenseWorkspace dense) {
   local_acceleration.assign(n, Vec6::Zero());
   rnea_world_rotation.assign(n, Mat3::Identity());
 
+  natural_rotation.assign(n, Mat3::Identity());
+  natural_offset.assign(n, Vec3::Zero());
+  natural_motion_axis.assign(static_cast<std::size_t>(nv), Vec6::Zero());
+  natural_velocity.assign(n, Vec6::Zero());
+  natural_acceleration.assign(n, Vec6::Zero());
+  natural_body_rates.assign(n, Vec6::Zero());
+
   bias_force = VecX::Zero(nv);
   gravity_force = VecX::Zero(nv);
   tau = VecX::Zero(nv);
@@ -157,6 +164,8 @@ std::size_t Data::allocated_bytes() const {
   total += bytes_of(subtree_inertia) + bytes_of(subtree_force);
   total += bytes_of(joint_rotation) + bytes_of(joint_translation) + bytes_of(local_motion_axis);
   total += bytes_of(local_velocity) + bytes_of(local_acceleration) + bytes_of(rnea_world_rotation);
+  total += bytes_of(natural_rotation) + bytes_of(natural_offset) + bytes_of(natural_motion_axis);
+  total += bytes_of(natural_velocity) + bytes_of(natural_acceleration) + bytes_of(natural_body_rates);
   total += bytes_of(composite_inertia) + bytes_of(composite_force) + bytes_of(body_force);
   total += bytes_of(articulated_inertia) + bytes_of(articulated_bias) + bytes_of(aba_u_force);
   total += bytes_of(aba_d_inverse);

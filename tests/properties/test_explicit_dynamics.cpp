@@ -319,7 +319,7 @@ TEST(ExplicitDynamics, JointReactionEffortsEqualInverseDynamics) {
     const VecX v = testing::random_vector(model.nv, rng);
     const VecX a = testing::random_vector(model.nv, rng);
     Data data(model);
-    const VecX expected = explicit_inverse_dynamics(model, data, q, v, a);
+    const VecX expected = explicit_inverse_dynamics_mass_matrix(model, data, q, v, a);
     const double scale = (data.mass_matrix.cwiseAbs() * a.cwiseAbs() + data.bias_force.cwiseAbs()).maxCoeff();
     joint_reactions(model, data, q, v, a);
     const double error = max_abs(data.tau - expected) / scale;
@@ -347,7 +347,9 @@ TEST(ExplicitDynamics, EvaluationAllocatesNothing) {
     explicit_bias_force(model, data, q, v);
     explicit_gravity_force(model, data, q);
     explicit_inverse_dynamics(model, data, q, v, a);
+    explicit_inverse_dynamics_mass_matrix(model, data, q, v, a);
     explicit_forward_dynamics(model, data, q, v, data.tau);
+    explicit_forward_dynamics_mass_matrix(model, data, q, v, data.tau);
     factor_mass_matrix(model, data);
     solve_mass_matrix(model, data, x);
     joint_reactions(model, data, q, v, a);

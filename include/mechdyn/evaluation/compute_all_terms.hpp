@@ -14,7 +14,8 @@
 //   reactions          EC eq. (17) (dynamics/joint_reactions.hpp)
 //   friction           load decomposition and τ_d = M a + h + τ_f (EC Algorithm 1 lines
 //                      6–9, eq. 54; friction/inverse_dynamics_with_friction.hpp)
-//   τ = M a + h        explicit: h + M a from the M above (EC eq. 16); recursive: RNEA(q, v, a)
+//   τ = M a + h        explicit: the reactions' projection on the axes (EC eq. 17, the
+//                      resultant iteration; no M a product); recursive: RNEA(q, v, a)
 // and, when `tau` is given,
 //   q̈                 explicit: M q̈ = τ − h by the branch-sparse Lᵀ D L of the M above
 //                      (dynamics/sparse_cholesky.hpp); recursive: ABA passes 2–3 on the stage.
@@ -48,7 +49,7 @@ namespace mechdyn {
 
 /// Which family computes h, g, τ and q̈ (M is the one recursion either way).
 enum class DynamicsMethod {
-  Explicit,   // the papers' explicit method (EC, EJ): reaction iteration, M a + h, Lᵀ D L
+  Explicit,   // the papers' explicit method (EC, EJ): reaction iteration (h, τ), M, Lᵀ D L
   Recursive,  // Featherstone's RNEA and ABA
 };
 
@@ -58,7 +59,7 @@ enum class MassMatrixForm {
   Rows,   // CRBA's column forces in data.composite_force; row i by mass_matrix_row
           // (dynamics/mass_matrix_rows.hpp), bit for bit the dense form's row. No nv × nv
           // matrix: what `mechdyn eval` uses for large trees. Recursive method only (the
-          // explicit one reads the dense M for τ = M a + h and M q̈ = τ − h).
+          // explicit one reads the dense M for M q̈ = τ − h).
 };
 
 struct AllTermsOptions {

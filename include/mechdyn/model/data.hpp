@@ -108,6 +108,17 @@ struct Data {
   std::vector<Mat3> rnea_world_rotation;    // Q^i_l, only for bodies with model.needs_world_rotation (RNEA's own,
                                             // so that RNEA leaves the kinematics stage untouched)
 
+  // ---- natural-frame resultant iteration (dynamics/explicit_inverse_dynamics.hpp) ----
+  // World components (the natural frames are parallel to the world, EC §2.1), each body's
+  // quantities at its own frame origin o_l (on its joint axis). Not the kinematics stage.
+  std::vector<Mat3> natural_rotation;         // Q^i_l: body frame → world (EC eq. 4)
+  std::vector<Vec3> natural_offset;           // i|r^{l̄}_l = o_l − o_{l̄}, world components (EC eq. 6)
+  AlignedVector<Vec6> natural_motion_axis;    // per velocity coordinate: [n; 0] or [0; n] at o_l (world)
+  AlignedVector<Vec6> natural_velocity;       // [ϕ̇^i_l; ṙ^i_l]: angular velocity, velocity of o_l (EC eqs. 7, 9)
+  AlignedVector<Vec6> natural_acceleration;   // [ϕ̈^i_l; r̈^i_l − g]: angular acceleration, acceleration of o_l
+                                              // minus gravity (EC eqs. 8, 10; classical, not spatial)
+  AlignedVector<Vec6> natural_body_rates;     // [Qᵀ ϕ̇; Qᵀ ϕ̈]: angular velocity and acceleration in body axes
+
   // ---- scratch of the recursive algorithms ----------------------------------
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
   AlignedVector<Vec6> composite_force;            // per velocity coordinate k of joint i: F_k = I^c_i S_k
