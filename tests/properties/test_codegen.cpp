@@ -77,7 +77,7 @@ Worst compare_with_library(const Model& model, const CompiledCodegen& code, unsi
     EXPECT_LE(h_error, kTolerance) << model.name << " h at state " << s;
     worst.bias = std::max(worst.bias, h_error);
 
-    const VecX tau_library = mechdyn::explicit_inverse_dynamics(model, data, q, v, a);  // M a + h, explicit
+    const VecX tau_library = mechdyn::explicit_inverse_dynamics(model, data, q, v, a);  // EC §3.1 resultant iteration, world frames (the generated code is body-frame RNEA)
     VecX tau_generated(nv);
     code.inverse_dynamics(q.data(), v.data(), a.data(), tau_generated.data());
     const double tau_error = (tau_generated - tau_library).cwiseAbs().maxCoeff() / scale_of(tau_library);
