@@ -65,7 +65,7 @@ int ExpressionGraph::input(const std::string& array, int index, const std::strin
 }
 
 int ExpressionGraph::neg(int a) {
-  const Node& n = node(a);
+  const Node n = node(a);  // a copy: make() may grow nodes_ and move it
   if (n.op == Op::Constant) return constant(-n.value);
   if (n.op == Op::Neg) return n.a;                // −(−x) = x
   if (n.op == Op::Sub) return make(Op::Sub, n.b, n.a);  // −(a − b) = b − a, exactly
@@ -73,7 +73,7 @@ int ExpressionGraph::neg(int a) {
 }
 
 int ExpressionGraph::add(int a, int b) {
-  const Node &x = node(a), &y = node(b);
+  const Node x = node(a), y = node(b);  // copies: constant() and make() may grow nodes_
   if (x.op == Op::Constant && y.op == Op::Constant) return constant(x.value + y.value);
   if (is_constant(a, 0.0)) return b;
   if (is_constant(b, 0.0)) return a;
@@ -94,7 +94,7 @@ int ExpressionGraph::add(int a, int b) {
 }
 
 int ExpressionGraph::sub(int a, int b) {
-  const Node &x = node(a), &y = node(b);
+  const Node x = node(a), y = node(b);  // copies (see add)
   if (x.op == Op::Constant && y.op == Op::Constant) return constant(x.value - y.value);
   if (a == b) return 0;
   if (is_constant(b, 0.0)) return a;
@@ -118,7 +118,7 @@ int ExpressionGraph::sub(int a, int b) {
 }
 
 int ExpressionGraph::mul(int a, int b) {
-  const Node &x = node(a), &y = node(b);
+  const Node x = node(a), y = node(b);  // copies (see add)
   if (x.op == Op::Constant && y.op == Op::Constant) return constant(x.value * y.value);
   if (is_constant(a, 0.0) || is_constant(b, 0.0)) return 0;
   if (is_constant(a, 1.0)) return b;
@@ -141,7 +141,7 @@ int ExpressionGraph::mul(int a, int b) {
 }
 
 int ExpressionGraph::div(int a, int b) {
-  const Node &x = node(a), &y = node(b);
+  const Node x = node(a), y = node(b);  // copies (see add)
   if (is_constant(b, 0.0)) throw std::domain_error("codegen: division by a structural zero");
   if (x.op == Op::Constant && y.op == Op::Constant) return constant(x.value / y.value);
   if (is_constant(a, 0.0)) return 0;

@@ -168,6 +168,17 @@ TEST(Codegen, PandaMatchesTheLibrary) {
   compare_with_library(model, code, 2, 20);
 }
 
+// Bug caught (fuzz_model_reader under ASan): folding a product read its operands through
+// references into the node vector while constant() grew it — a use-after-free that Release
+// builds survive by luck. This mutated Panda made the vector reallocate exactly there.
+TEST(Codegen, ModelThatGrewTheGraphMidFoldMatchesTheLibrary) {
+  const Model model =
+      mechdyn::load_model(std::string(MECHDYN_SOURCE_DIR) + "/tests/data/codegen/panda_fuzz_node_growth.yaml");
+  CompiledCodegen code;
+  compile_codegen(model, CodegenLanguage::C, "panda_fuzz", code);
+  compare_with_library(model, code, 5, 10);
+}
+
 // Bug caught: the free joint's quaternion, world-component velocities and linear-first
 // order; a floating base with two branches.
 TEST(Codegen, FloatingBaseMatchesTheLibrary) {
