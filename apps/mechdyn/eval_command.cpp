@@ -23,6 +23,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "flexible_eval.hpp"
+#include "mechdyn/constraints/closed_chain_inverse_dynamics_derivatives.hpp"
 #include "mechdyn/dynamics/aba_derivatives.hpp"
 #include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
@@ -161,6 +162,26 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       }
     }
   }
+  // --derivatives --a on a model with loops (beyond the contract, docs/cli.md): the closed
+  // chain's actuated efforts and their total derivatives with respect to the actuated
+  // coordinates (constraints/closed_chain_inverse_dynamics_derivatives.hpp), the passive
+  // coordinates assembled from --q as the guess and v_p, a_p from the closure.
+  std::unique_ptr<Data> closed_stage;
+  std::unique_ptr<ClosedChainDerivativeData> closed;
+  VecX closed_q, closed_v, closed_a;
+  if (o.derivatives && o.has_a && !model.loops.empty()) {
+    closed_stage = std::make_unique<Data>(model, DenseWorkspace::None);  // reserves what it needs
+    closed = std::make_unique<ClosedChainDerivativeData>(model);
+    closed_q = q, closed_v = v, closed_a = a;
+    try {
+      closed_chain_inverse_dynamics_derivatives(model, *closed_stage, *closed, closed_q, closed_v, closed_a);
+    } catch (const SolverError& e) {  // status 3: assembly failed, singular configuration
+      throw SolverError("closed_chain_derivatives: " + std::string(e.what()));
+    } catch (const InvalidArgument& e) {  // status 2: no passive joint, redundant actuation
+      throw InvalidArgument("closed_chain_derivatives: " + std::string(e.what()));
+    }
+    check_finite(closed->tau, "the closed chain's actuated efforts");
+  }
   const VecX& loop_residual = data.loop_residual;
   const MatX& loop_jacobian = data.loop_jacobian;
   if (!model.loops.empty()) {
@@ -294,6 +315,27 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
         json.key("da_dv"), json.matrix(d.da_dv);
         json.key("da_dtau"), json.matrix(d.da_dtau);
       }
+      if (closed) {  // beyond the contract (docs/cli.md): na × na, the actuated coordinates' order
+        const std::vector<CoordinateLabel> labels = velocity_labels(model);
+        json.key("closed_chain_derivatives");
+        json.begin_object();
+        json.key("coordinates");
+        json.begin_array();
+        for (int k : closed->coordinates) json.string(labels[static_cast<std::size_t>(k)].name);
+        json.end_array();
+        json.key("v_index");
+        json.begin_array();
+        for (int k : closed->coordinates) json.integer(k);
+        json.end_array();
+        json.key("q"), json.vector(closed_q);
+        json.key("v"), json.vector(closed_v);
+        json.key("a"), json.vector(closed_a);
+        json.key("tau"), json.vector(closed->tau);
+        json.key("dtau_dq"), json.matrix(closed->dtau_dq);
+        json.key("dtau_dv"), json.matrix(closed->dtau_dv);
+        json.key("dtau_da"), json.matrix(closed->dtau_da);
+        json.end_object();
+      }
     }
     if (!model.loops.empty()) {
       json.key("loops");
@@ -371,6 +413,18 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       text_matrix("da/dq (forward dynamics):", d.da_dq);
       text_matrix("da/dv:", d.da_dv);
       text_matrix("da/dtau = M^-1:", d.da_dtau);
+    }
+    if (closed) {
+      const std::vector<CoordinateLabel> labels = velocity_labels(model);
+      out << "closed chain (loops closed; passive coordinates follow): actuated coordinates";
+      for (int k : closed->coordinates) out << " " << labels[static_cast<std::size_t>(k)].name;
+      out << "\n";
+      out << "  actuated efforts tau_a:";
+      for (Eigen::Index i = 0; i < closed->tau.size(); ++i) out << " " << fixed(closed->tau[i]);
+      out << "\n";
+      text_matrix("dtau_a/dq_a (total):", closed->dtau_dq);
+      text_matrix("dtau_a/dv_a:", closed->dtau_dv);
+      text_matrix("dtau_a/da_a (reduced mass matrix):", closed->dtau_da);
     }
   }
   if (!model.loops.empty()) {
