@@ -4,6 +4,7 @@
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/constraints/assembly_recovery.hpp"
 #include "mechdyn/constraints/closed_chain_inverse_dynamics.hpp"
+#include "mechdyn/constraints/closed_chain_inverse_dynamics_derivatives.hpp"
 #include "mechdyn/constraints/constrained_forward_dynamics.hpp"
 #include "mechdyn/constraints/constraint_rank.hpp"
 #include "mechdyn/constraints/cut_joint_forces.hpp"
@@ -88,6 +89,34 @@ void bind_closed_chains(py::module_& m) {
      "Closed-chain inverse dynamics (EC eqs. 23–27): the actuated coordinates of q, v, a are given, the "
      "passive ones are solved. Returns {'tau': view of data.tau (actuated efforts, 0 on passive), "
      "'multiplier': λ, 'q', 'v', 'a': the completed state (new arrays)}; cut forces in data.cut_force.");
+
+  // docs/derivatives.md, "Closed-chain inverse dynamics": the workspace is made per call
+  // (O(nv²)), the results are new arrays.
+  m.def("closed_chain_inverse_dynamics_derivatives", [](const Model& model, py::object data_object, py::handle q,
+                                                        py::handle v, py::handle a) {
+    Data& data = data_for(model, data_object.cast<PyData&>());
+    VecX qq = owned_vector(q, model.nq, "q", "nq"), vv = owned_vector(v, model.nv, "v", "nv"),
+         aa = owned_vector(a, model.nv, "a", "nv");
+    ClosedChainDerivativeData work(model);
+    without_gil([&] { closed_chain_inverse_dynamics_derivatives(model, data, work, qq, vv, aa); return 0; });
+    py::dict d;
+    d["coordinates"] = work.coordinates;
+    d["tau"] = copy_vector(work.tau);
+    d["dtau_dq"] = py::cast(MatX(work.dtau_dq));
+    d["dtau_dv"] = py::cast(MatX(work.dtau_dv));
+    d["dtau_da"] = py::cast(MatX(work.dtau_da));
+    d["coordinate_map"] = py::cast(MatX(work.coordinate_map));
+    d["q"] = copy_vector(qq);
+    d["v"] = copy_vector(vv);
+    d["a"] = copy_vector(aa);
+    return d;
+  }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
+     "Total derivatives of closed-chain inverse dynamics' actuated efforts τ_a with respect to the actuated "
+     "coordinates (passive q, v, a follow the closure; ∂/∂q_a in the tangent space). Returns {'coordinates': "
+     "velocity indices of the actuated coordinates, 'tau': τ_a, 'dtau_dq', 'dtau_dv', 'dtau_da' (na × na, "
+     "row i the derivative of τ_a[i]), 'coordinate_map': G = ∂q/∂q_a (nv × na), 'q', 'v', 'a': the "
+     "completed state}. Raises mechdyn.SolverError (assembly, singular configuration), "
+     "mechdyn.InvalidArgument (no passive joint, redundant actuation).");
 
   m.def("constrained_forward_dynamics", [](const Model& model, py::object data_object, py::handle q, py::handle v,
                                            py::handle tau, double baumgarte_alpha, double baumgarte_beta) {
