@@ -28,7 +28,8 @@
 // refused with InvalidArgument; a singular configuration throws SolverError (from
 // closed_chain_inverse_dynamics, or J_p rank-deficient).
 // Cost: one closed_chain_inverse_dynamics, one rnea_derivatives, one CRBA, and per
-// actuated coordinate 6 kinematics + J̇v passes and 3 passive solves; O(nv² na) products.
+// actuated coordinate 7 kinematics passes (6 of them with J̇v) and 3 passive solves; O(nv² na)
+// products.
 //
 // Reads: Model, q, v, a (actuated parts; q's passive part the assembly guess).
 // Writes: q, v, a (completed, as closed_chain_inverse_dynamics), everything
