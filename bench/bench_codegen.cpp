@@ -26,6 +26,7 @@
 
 #include "bench_context.hpp"
 #include "five_axis_tree.h"
+#include "generated_code.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
@@ -47,14 +48,7 @@ struct State {
   VecX q, v, a, tau, zero;
 };
 
-/// The generated functions of one model.
-struct Generated {
-  void (*mass_matrix)(const double*, double*);
-  void (*bias)(const double*, const double*, double*);
-  void (*inverse_dynamics)(const double*, const double*, const double*, double*);
-  int (*forward_dynamics)(const double*, const double*, const double*, double*);
-  void (*joint_reactions)(const double*, const double*, const double*, double*, double*);
-};
+using Generated = GeneratedFunctions;
 
 struct Fixture {
   Model model;
@@ -79,39 +73,12 @@ std::shared_ptr<const Fixture> make_fixture(const std::string& file, const Gener
   return fixture;
 }
 
-/// Largest difference generated − library over the pool, relative to max(1, |library|).
+/// Largest difference generated − library over the pool (generated_code.hpp).
 double disagreement(const Fixture& f, const char*& worst_quantity) {
-  const Model& model = f.model;
-  Data data(model);
-  const int nv = model.nv, n = model.num_bodies();
-  VecX out(nv * nv), force(3 * n), torque(3 * n);
-  double worst = 0.0;
-  auto note = [&](double error, const char* quantity) {
-    if (error > worst) worst = error, worst_quantity = quantity;
-  };
-  auto relative = [](const double* x, const double* reference, Eigen::Index size) {
-    double scale = 1.0, diff = 0.0;
-    for (Eigen::Index k = 0; k < size; ++k) scale = std::max(scale, std::abs(reference[k]));
-    for (Eigen::Index k = 0; k < size; ++k) diff = std::max(diff, std::abs(x[k] - reference[k]));
-    return diff / scale;
-  };
-  for (const State& s : f.pool) {
-    f.generated.mass_matrix(s.q.data(), out.data());  // row-major of a symmetric matrix
-    note(relative(out.data(), crba(model, data, s.q).data(), nv * nv), "mass matrix");
-    f.generated.bias(s.q.data(), s.v.data(), out.data());
-    note(relative(out.data(), rnea(model, data, s.q, s.v, s.zero).data(), nv), "bias");
-    f.generated.inverse_dynamics(s.q.data(), s.v.data(), s.a.data(), out.data());
-    note(relative(out.data(), rnea(model, data, s.q, s.v, s.a).data(), nv), "inverse dynamics");
-    if (f.generated.forward_dynamics(s.q.data(), s.v.data(), s.tau.data(), out.data()) != 0) return 1e300;
-    note(relative(out.data(), aba(model, data, s.q, s.v, s.tau).data(), nv), "forward dynamics");
-    f.generated.joint_reactions(s.q.data(), s.v.data(), s.a.data(), force.data(), torque.data());
-    joint_reactions(model, data, s.q, s.v, s.a);
-    for (int i = 0; i < n; ++i) {
-      note(relative(force.data() + 3 * i, data.reaction_force[static_cast<std::size_t>(i)].data(), 3), "reaction force");
-      note(relative(torque.data() + 3 * i, data.reaction_torque[static_cast<std::size_t>(i)].data(), 3), "reaction torque");
-    }
-  }
-  return worst;
+  GeneratedCheck check(f.model, f.generated);
+  for (const State& s : f.pool) check.add(s.q, s.v, s.a, s.tau);
+  worst_quantity = check.worst_quantity();
+  return check.worst();
 }
 
 template <typename Run>
@@ -217,10 +184,8 @@ int profile(const Fixture& f, const std::string& method, long calls) {
 
 int main(int argc, char** argv) {
   using namespace mechdyn::bench;
-  const Generated five_axis{five_axis_tree_mass_matrix, five_axis_tree_bias, five_axis_tree_inverse_dynamics,
-                            five_axis_tree_forward_dynamics, five_axis_tree_joint_reactions};
-  const Generated panda{panda_7dof_mass_matrix, panda_7dof_bias, panda_7dof_inverse_dynamics,
-                        panda_7dof_forward_dynamics, panda_7dof_joint_reactions};
+  const Generated five_axis = MECHDYN_GENERATED_FUNCTIONS(five_axis_tree);
+  const Generated panda = MECHDYN_GENERATED_FUNCTIONS(panda_7dof);
   std::vector<std::shared_ptr<const Fixture>> fixtures = {make_fixture("five_axis_tree.yaml", five_axis, 1),
                                                           make_fixture("panda_7dof.yaml", panda, 2)};
   if (argc == 5 && std::string(argv[1]) == "--profile") {  // --profile MODEL METHOD N

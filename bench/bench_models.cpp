@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 namespace mechdyn::bench {
 
@@ -157,6 +158,21 @@ Model binary_tree(int n, unsigned seed) {
   }
   finalize_model(model, model.name);
   return model;
+}
+
+Model model_by_name(const std::string& name) {
+  if (name == "five_axis_tree") return five_axis_tree();
+  if (name == "panda_like_arm") return panda_like_arm();
+  if (name == "branched_tree_30") return branched_tree();
+  for (const std::string family : {"serial_chain_", "binary_tree_"}) {
+    if (name.rfind(family, 0) != 0) continue;
+    const std::string digits = name.substr(family.size());
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 5) break;
+    const int n = std::stoi(digits);
+    if (n < 1) break;
+    return family == "serial_chain_" ? serial_chain(n) : binary_tree(n);
+  }
+  throw std::invalid_argument("no benchmark model named '" + name + "'");
 }
 
 }  // namespace mechdyn::bench

@@ -33,4 +33,9 @@ Model serial_chain(int n, unsigned seed = 7);
 /// and full inertias. The branched tree of the scale benchmark (bench/bench_scale.cpp).
 Model binary_tree(int n, unsigned seed = 11);
 
+/// The model of that name, with default seeds: "five_axis_tree", "panda_like_arm",
+/// "branched_tree_30", "serial_chain_N", "binary_tree_N". Throws std::invalid_argument
+/// for any other name.
+Model model_by_name(const std::string& name);
+
 }  // namespace mechdyn::bench

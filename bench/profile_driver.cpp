@@ -17,7 +17,7 @@
 //       the header defines MECHDYN_HAS_EXPLICIT_MASS_MATRIX_FORMS).
 //     *_derivatives, *_finite_difference: where the commit has dynamics/rnea_derivatives.hpp;
 //       the finite differences: centred, 4 nv RNEA and 6 nv ABA calls, as
-//       bench/bench_derivatives.cpp.
+//       bench/finite_differences.cpp (repeated here: this driver also builds against older commits).
 //     eval_sequence: the separate calls `mechdyn eval` made before compute_all_terms
 //       (explicit M, h, τ, reactions, friction, forward dynamics, final poses), each with
 //       its own kinematics; eval_terms: compute_all_terms(q, v, a, τ) where the commit

@@ -2,8 +2,10 @@
 # Builds the benchmarks (Release, in build-bench/) and prints four markdown tables:
 #  1. bench/bench_dynamics.cpp: each explicit method beside its recursive baseline
 #       | case | model | explicit ns | recursive ns | explicit/recursive |
-#  2. bench/bench_peers.cpp: mechdyn beside MuJoCo and Simbody, ratios mechdyn/MuJoCo
-#     and the targets (scripts/peer_table.py); models checked to agree to 1e-9 first
+#  2. bench/bench_peers.cpp: mechdyn's recursive and explicit methods, its generated code
+#     (with exact operation counts) and its analytical derivatives (beside its own and
+#     MuJoCo's finite differences), beside MuJoCo and Simbody, with the ratio to the
+#     fastest peer and the targets (scripts/peer_table.py); every method checked first
 #  3. bench/bench_closed_chains.cpp: constrained forward dynamics of the four-bar and
 #     the three-loop mechanism beside MuJoCo with the loops as equality constraints,
 #     ratio mechdyn/MuJoCo against the target 1.0 (scripts/closed_chain_table.py);
@@ -18,10 +20,6 @@
 #  7. bench/bench_codegen.cpp: the code `mechdyn codegen` writes (at build time) for the
 #     five-axis tree and the Panda against crba / rnea / aba and the explicit methods,
 #     ratio generated/best runtime against the target 0.5 (scripts/codegen_table.py)
-#  8. bench/bench_derivatives.cpp: analytical derivatives of inverse and forward dynamics
-#     beside a centred finite difference of mechdyn's RNEA/ABA and MuJoCo's finite
-#     differences (scripts/derivative_table.py; docs/derivatives.md); agreement with
-#     MuJoCo's finite differences checked first
 # and writes build-bench/bench-peers.png (time against n, scripts/plot_bench.py).
 #
 # Usage: scripts/bench.sh [--smoke] [extra Google Benchmark flags...]
@@ -46,7 +44,7 @@ extra=()
 for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=1 ;;
-    -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) extra+=("$arg") ;;
   esac
 done
@@ -55,7 +53,7 @@ cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=ON -DMECHDYN_BUILD_PYTHON=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 # (the command-line tool is built for mechdyn_bench_codegen, whose C it writes at build time)
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen mechdyn_bench_derivatives >/dev/null
+  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -193,15 +191,3 @@ fi
 echo
 "$build_dir/bench/mechdyn_bench_codegen" "${codegen_flags[@]}" "${extra[@]}" >/dev/null
 "$python" "$repo/scripts/codegen_table.py" "$codegen_json"
-
-# --- derivatives: analytical vs finite differences (mechdyn's own and MuJoCo's) ---------
-derivatives_json="$build_dir/bench-derivatives.json"
-derivative_flags=(--benchmark_out="$derivatives_json" --benchmark_out_format=json)
-if [ "$smoke" -eq 1 ]; then
-  derivative_flags+=(--benchmark_min_time=0.01 '--benchmark_filter=/five_axis_tree$')
-else
-  derivative_flags+=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true)
-fi
-echo
-"$build_dir/bench/mechdyn_bench_derivatives" "${derivative_flags[@]}" "${extra[@]}" >/dev/null
-"$python" "$repo/scripts/derivative_table.py" "$derivatives_json"

@@ -23,3 +23,15 @@ def load_times(path):
             times.setdefault(name, ns)
     times.update(medians)
     return report.get("context", {}), times, names
+
+
+def load_counters(path, counter):
+    """The user counter `counter` of each run name that has it (first value seen)."""
+    with open(path) as f:
+        report = json.load(f)
+    values = {}
+    for b in report.get("benchmarks", []):
+        name = b.get("run_name", b["name"])
+        if counter in b and name not in values:
+            values[name] = b[counter]
+    return values

@@ -2,6 +2,8 @@
 # The library's layers include only downward (docs/dynamics.md, "Layers"): a file of
 # layer L (include/mechdyn/L/, src/L/) may include headers of L and of the layers below it,
 # never of a layer above. Prints every include that runs up and exits 1 if there is one.
+# The top-level headers (mechdyn/errors.hpp, mechdyn/staged_directory.hpp) sit below every
+# layer: any file may include them, and they include no layer.
 #
 #   bash scripts/check-layers.sh
 set -euo pipefail

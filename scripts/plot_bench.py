@@ -15,14 +15,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from peer_table import LIBRARIES, QUANTITIES, load  # noqa: E402
+from peer_table import DYNAMICS as QUANTITIES, load  # noqa: E402
 
 LABELS = {"mechdyn_explicit": "mechdyn explicit", "mechdyn_recursive": "mechdyn recursive",
-          "mujoco": "MuJoCo", "simbody": "Simbody"}
+          "mechdyn_generated": "mechdyn generated code", "mujoco": "MuJoCo", "simbody": "Simbody"}
+LIBRARIES = list(LABELS)
 
 
 def main():
-    context, times, _ = load(sys.argv[1])
+    context, times, _, _ = load(sys.argv[1])
     fig, axes = plt.subplots(1, len(QUANTITIES), figsize=(4.2 * len(QUANTITIES), 3.8), sharex=True)
     for ax, quantity in zip(axes, QUANTITIES):
         for library in LIBRARIES:

@@ -7,12 +7,8 @@
 // With --poses, the poses come from `simulate --poses` instead of forward kinematics.
 // Without a run the page shows the model at its initial configuration with one slider per
 // coordinate; loops are assembled in the page (viewer/src/assembly.js).
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -23,6 +19,7 @@
 #include "csv_output.hpp"
 #include "mechdyn/constraints/assembly_recovery.hpp"
 #include "mechdyn/flexible/flexible_beam.hpp"
+#include "mechdyn/staged_directory.hpp"
 #include "run_csv.hpp"
 #include "viewer_assets.hpp"
 
@@ -30,7 +27,6 @@ namespace mechdyn::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
 
 struct ViewFlags {
   std::string model_path, run_path, output, poses;
@@ -157,68 +153,21 @@ void write_model_json(JsonWriter& json, const Model& model, const std::string& m
   json.end_object();
 }
 
-// DIR may be replaced only when it does not exist, is an empty directory, or holds a page
-// written by mechdyn view (its marker file); anything else is the user's and stays.
-void check_output_directory(const std::string& dir) {
-  std::error_code error;
-  const fs::file_status status = fs::symlink_status(dir, error);
-  if (!fs::exists(status)) return;
-  if (!fs::is_directory(status))
-    throw UsageError(dir + ": exists and is not a directory (mechdyn view -o writes a directory)");
-  if (fs::is_empty(dir, error) || fs::exists(fs::path(dir) / kMarkerFile)) return;
-  throw UsageError(dir + ": exists and was not written by mechdyn view; remove it or choose another -o DIR");
+// The page's directory (mechdyn/staged_directory.hpp): replaced only when empty or
+// holding a page written by mechdyn view; a foreign or uncreatable DIR is bad input
+// (UsageError, exit 2), a failed write or rename an output failure (OutputError, exit 3).
+StagingPolicy view_staging() {
+  return {kMarkerFile, "written by mechdyn view; the directory may be replaced by it\n", "mechdyn view",
+          {[](const std::string& message) { throw UsageError(message); },
+           [](const std::string& message) { throw OutputError(message); }}};
 }
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) throw OutputError(path.string() + ": cannot write (disk full or no permission?)");
-}
-
-// The temporary directory, removed unless committed.
-class StagingDirectory {
- public:
-  explicit StagingDirectory(const std::string& target)
-      : target_(target), path_(target + ".partial-" + std::to_string(::getpid())) {
-    std::error_code error;
-    fs::remove_all(path_, error);
-    if (!fs::create_directories(path_, error))
-      throw UsageError(target + ": cannot create the directory " + path_.string() + ": " + error.message());
-  }
-  ~StagingDirectory() {
-    std::error_code error;
-    if (!committed_) fs::remove_all(path_, error);
-  }
-  const fs::path& path() const { return path_; }
-  void commit() {
-    std::error_code error;
-    const fs::path old = target_.string() + ".old-" + std::to_string(::getpid());
-    const bool replace = fs::exists(target_, error);
-    if (replace) {
-      fs::rename(target_, old, error);
-      if (error) throw OutputError(target_.string() + ": cannot replace: " + error.message());
-    }
-    fs::rename(path_, target_, error);
-    if (error) {
-      if (replace) fs::rename(old, target_, error);
-      throw OutputError(target_.string() + ": cannot rename the page into place: " + error.message());
-    }
-    committed_ = true;
-    if (replace) fs::remove_all(old, error);
-  }
-
- private:
-  fs::path target_, path_;
-  bool committed_ = false;
-};
 
 void run_view(const ViewFlags& flags, std::ostream& standard_output) {
   const Model model = load_model(flags.model_path);
   if (model.num_bodies() == 0) throw UsageError(flags.model_path + ": the model has no bodies: nothing to draw");
   require_rigid_bodies(model, flags.model_path, "mechdyn view");
   if (!flags.poses.empty() && flags.run_path.empty()) throw UsageError("--poses needs a RUN.csv (the run the poses belong to)");
-  check_output_directory(flags.output);
+  StagedDirectory::check_target(flags.output, view_staging());
 
   // The configuration the page opens at without a run (and its sliders' start): the
   // model's initial_configuration, else neutral; loops assembled by the library.
@@ -279,11 +228,10 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
   }
   text << "};\n";
 
-  StagingDirectory staging(flags.output);
-  write_file(staging.path() / "index.html", viewer_page());
-  write_file(staging.path() / "viewer.js", viewer_bundle());
-  write_file(staging.path() / "data.js", text.str());
-  write_file(staging.path() / kMarkerFile, "written by mechdyn view; the directory may be replaced by it\n");
+  StagedDirectory staging(flags.output, view_staging());
+  staging.write_file("index.html", viewer_page());
+  staging.write_file("viewer.js", viewer_bundle());
+  staging.write_file("data.js", text.str());
   staging.commit();
   standard_output << "wrote " << flags.output << "/index.html (" << model.num_bodies() << " bodies, "
                   << (rows > 0 ? std::to_string(rows) + " rows of " + flags.run_path : std::string("no run: joint sliders"))

@@ -93,5 +93,6 @@ void bind_simulation(py::module_& m);
 void bind_parallel(py::module_& m);
 void bind_screw(py::module_& m);
 void bind_flexible(py::module_& m);
+void bind_codegen(py::module_& m);
 
 }  // namespace mechdyn::python

@@ -14,4 +14,5 @@ PYBIND11_MODULE(_mechdyn, m) {
   mechdyn::python::bind_parallel(m);
   mechdyn::python::bind_screw(m);
   mechdyn::python::bind_flexible(m);
+  mechdyn::python::bind_codegen(m);
 }

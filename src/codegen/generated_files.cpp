@@ -206,10 +206,16 @@ GeneratedCode generate_code(const Model& model, const CodegenOptions& options) {
       std::find(std::begin(keywords), std::end(keywords), prefix) != std::end(keywords))
     throw InvalidArgument("prefix '" + prefix + "' is not usable: a C identifier (letters, digits, '_', not first a digit) "
                           "that is not a C or C++ keyword is needed (--prefix NAME)");
+  if (options.forward_dynamics == CodegenForwardDynamics::Articulated)
+    for (const Joint& joint : model.joints)
+      if (joint.nv > 1)
+        throw InvalidArgument(source + ": joint '" + joint.name + "' has " + std::to_string(joint.nv) +
+                              " coordinates: the articulated-body form of the generated forward dynamics takes "
+                              "joints of one coordinate or none (use the factor form)");
   const bool c = options.language == CodegenLanguage::C;
   std::vector<FunctionPart> parts;
   try {
-    parts = codegen::generate_functions(model, c ? "" : "std::");
+    parts = codegen::generate_functions(model, c ? "" : "std::", options.forward_dynamics);
   } catch (const std::domain_error& e) {  // a folded constant overflowed (numbers near 1e308)
     throw ModelError(source + ": " + e.what() + " (the model's numbers are too large to fold in)");
   }

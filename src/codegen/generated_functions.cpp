@@ -5,7 +5,11 @@
 //   inverse_dynamics  RNEA
 //   forward_dynamics  CRBA, RNEA at q̈ = 0, Lᵀ D L of M, solve for τ − h (symbolic_ldl.cpp);
 //                     every pivot checked against 1e3·ε·max_k M_kk first (the library's
-//                     test in dynamics/sparse_cholesky.cpp), before any output is written
+//                     test in dynamics/sparse_cholesky.cpp), before any output is written;
+//                     or, when every joint has one coordinate or none and it prints fewer
+//                     operations (multiplications + additions + divisions), the
+//                     articulated-body algorithm (symbolic_aba.cpp; long chains), each
+//                     D_i checked against 1e3·ε·|S_i|ᵀ|I^A_i||S_i| (dynamics/aba.cpp's test)
 //   joint_reactions   RNEA's f_i turned into the world by Q_i (EC eq. 4)
 // Cost: linear in the printed code. Reads: the model. Writes: nothing but the result.
 #include "generated_functions.hpp"
@@ -68,7 +72,39 @@ FunctionPart rnea_function(const Model& model, const std::string& math, bool wit
   return f;
 }
 
-FunctionPart forward_dynamics_function(const Model& model, const std::string& math) {
+long cost(const FunctionPart& f) {
+  return f.body.counts.multiplications + f.body.counts.additions + f.body.counts.divisions;
+}
+
+/// The articulated-body form (symbolic_aba.cpp); the model's joints have ≤ 1 coordinate.
+FunctionPart articulated_forward_dynamics_function(const Model& model, const std::string& math) {
+  ExpressionGraph graph;
+  GraphScope scope(graph);
+  const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
+  const SymbolicArticulated result =
+      symbolic_aba(model, tree, velocity_inputs(model, "v"), velocity_inputs(model, "tau"));
+  FunctionPart f;
+  f.name = "forward_dynamics";
+  f.summary = "a = M(q)^-1 (tau - h(q, v)): forward dynamics by the articulated-body algorithm";
+  f.parameters = {{"q", model.nq, true, "configuration"},
+                  {"v", model.nv, true, "velocities"},
+                  {"tau", model.nv, true, "joint efforts"},
+                  {"a", model.nv, false, "accelerations"}};
+  f.returns_status = true;
+  std::vector<Statement> statements;
+  for (int k = model.nv - 1; k >= 0; --k) {
+    const std::size_t kk = static_cast<std::size_t>(k);
+    const Expr limit = (1e3 * std::numeric_limits<double>::epsilon()) * result.pivot_scale[kk];
+    statements.push_back({Statement::Kind::Guard, "", result.pivot[kk], limit, k + 1,
+                          "M is singular: articulated inertia D of coordinate " + std::to_string(k) + " is not positive"});
+  }
+  for (int k = 0; k < model.nv; ++k)
+    statements.push_back({Statement::Kind::Assign, entry("a", k), result.acceleration[static_cast<std::size_t>(k)], Expr(), 0, ""});
+  f.body = emit_body(graph, statements, {"q", "v", "tau"}, math);
+  return f;
+}
+
+FunctionPart factored_forward_dynamics_function(const Model& model, const std::string& math) {
   ExpressionGraph graph;
   GraphScope scope(graph);
   const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
@@ -120,6 +156,14 @@ FunctionPart forward_dynamics_function(const Model& model, const std::string& ma
   return f;
 }
 
+FunctionPart forward_dynamics_function(const Model& model, const std::string& math, CodegenForwardDynamics form) {
+  if (form == CodegenForwardDynamics::Articulated) return articulated_forward_dynamics_function(model, math);
+  FunctionPart factored = factored_forward_dynamics_function(model, math);
+  if (form == CodegenForwardDynamics::Factor || factored.always_fails || !symbolic_aba_applies(model)) return factored;
+  FunctionPart articulated = articulated_forward_dynamics_function(model, math);
+  return cost(articulated) < cost(factored) ? articulated : factored;
+}
+
 FunctionPart joint_reactions_function(const Model& model, const std::string& math) {
   ExpressionGraph graph;
   GraphScope scope(graph);
@@ -151,12 +195,13 @@ FunctionPart joint_reactions_function(const Model& model, const std::string& mat
 
 }  // namespace
 
-std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix) {
+std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix,
+                                             CodegenForwardDynamics form) {
   std::vector<FunctionPart> parts;
   parts.push_back(mass_matrix_function(model, math_prefix));
   parts.push_back(rnea_function(model, math_prefix, false));
   parts.push_back(rnea_function(model, math_prefix, true));
-  parts.push_back(forward_dynamics_function(model, math_prefix));
+  parts.push_back(forward_dynamics_function(model, math_prefix, form));
   parts.push_back(joint_reactions_function(model, math_prefix));
   return parts;
 }

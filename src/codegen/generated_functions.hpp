@@ -30,7 +30,9 @@ struct FunctionPart {
 };
 
 /// mass_matrix, bias, inverse_dynamics, forward_dynamics, joint_reactions for `model`;
-/// math_prefix as emit_body's.
-std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix);
+/// math_prefix as emit_body's; `form` chooses forward_dynamics' algorithm (Articulated
+/// needs every joint of ≤ 1 coordinate: the caller checks).
+std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix,
+                                             CodegenForwardDynamics form = CodegenForwardDynamics::Cheaper);
 
 }  // namespace mechdyn::codegen

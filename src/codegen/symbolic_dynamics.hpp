@@ -6,6 +6,7 @@
 //                      transmitted wrench f_i (the reaction of EC §3.1)
 //   symbolic_crba.cpp  CRBA (§6.2, Table 6.2) in body coordinates: M(q)
 //   symbolic_ldl.cpp   branch-sparse M = Lᵀ D L and its solve (§6.5, Table 6.3)
+//   symbolic_aba.cpp   articulated-body forward dynamics (§7.3, Table 7.1), one-coordinate joints
 #pragma once
 
 #include <vector>
@@ -43,5 +44,19 @@ SymbolicFactor symbolic_factor(const Model& model, const std::vector<Expr>& mass
 
 /// x = M⁻¹ b by the factor: Lᵀ y = b, D z = y, L x = z.
 std::vector<Expr> symbolic_solve(const Model& model, const SymbolicFactor& factor, std::vector<Expr> b);
+
+/// The result of the symbolic articulated-body algorithm.
+struct SymbolicArticulated {
+  std::vector<Expr> acceleration;  // q̈, nv entries
+  std::vector<Expr> pivot;         // D_i per coordinate (every joint has one coordinate or none)
+  std::vector<Expr> pivot_scale;   // |S_i|ᵀ |I^A_i| |S_i|: D_i's round-off scale (dynamics/aba.cpp's test)
+};
+
+/// Whether symbolic_aba can express the model: every joint of one coordinate or none.
+bool symbolic_aba_applies(const Model& model);
+
+/// q̈ = FD(q, q̇, τ) by the articulated-body algorithm; `velocity` and `tau` nv expressions.
+SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
+                                 const std::vector<Expr>& tau);
 
 }  // namespace mechdyn::codegen

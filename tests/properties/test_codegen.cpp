@@ -215,6 +215,79 @@ TEST(Codegen, RandomTreesWithEveryJointTypeMatchTheLibrary) {
     EXPECT_TRUE(seen[static_cast<int>(type)]) << "the random trees miss joint type " << mechdyn::joint_type_name(type);
 }
 
+// A chain (branch_probability 0) or a deep tree of revolute and prismatic joints with
+// general axes, some set to ±e_k, and one fixed joint: what the articulated-body form of
+// the generated forward dynamics (symbolic_aba.cpp) is chosen for.
+Model one_coordinate_tree(unsigned seed, int bodies, double branch_probability) {
+  mechdyn::testing::RandomTreeOptions options;
+  options.bodies = bodies;
+  options.all_joint_types = false;
+  options.allow_free = false;
+  options.branch_probability = branch_probability;
+  const Model random = mechdyn::testing::random_tree(seed, options);
+  Model model;
+  model.name = "one_coordinate_tree_" + std::to_string(seed);
+  model.gravity = random.gravity;
+  model.bodies = random.bodies;
+  model.joints = random.joints;
+  for (std::size_t i = 0; i < model.joints.size(); i += 3) {
+    model.joints[i].axis = mechdyn::Vec3::Zero();
+    model.joints[i].axis[static_cast<int>(i % 3)] = i % 2 == 0 ? 1.0 : -1.0;
+  }
+  model.joints[4].type = mechdyn::JointType::Fixed;
+  mechdyn::finalize_model(model, model.name);
+  return model;
+}
+
+// Bug caught: a wrong sign, frame or index in the symbolic articulated-body algorithm
+// (U, D, u, I^a, p^a, the transform Xᵀ I^a X, the bias c, gravity as a_0), a fixed joint
+// in the path, branches: the articulated-body form forced on random trees of revolute,
+// prismatic and fixed joints, compared with the library's world-frame ABA and with the
+// residual M a + h − τ of the library's CRBA and RNEA.
+TEST(Codegen, ArticulatedBodyFormMatchesTheLibraryOnRandomTrees) {
+  for (const unsigned seed : {31u, 32u, 33u}) {
+    const Model model = one_coordinate_tree(seed, 9, seed == 31u ? 0.0 : 0.4);
+    CompiledCodegen code;
+    compile_codegen(model, CodegenLanguage::C, "articulated", code, mechdyn::CodegenForwardDynamics::Articulated);
+    EXPECT_NE(code.code.files.front().text.find("forward dynamics by the articulated-body algorithm"), std::string::npos);
+    compare_with_library(model, code, seed, 10);
+  }
+}
+
+// Bug caught: the operation-count choice not taking the articulated-body form where the
+// Lᵀ D L of M costs O(n³) (a 24-body chain), or taking it where the factor is cheaper (6).
+TEST(Codegen, LongChainsChooseTheArticulatedBodyForm) {
+  // (not compiled: the form's numbers are ArticulatedBodyFormMatchesTheLibraryOnRandomTrees')
+  const Model chain = one_coordinate_tree(21u, 24, 0.0);
+  const mechdyn::GeneratedCode code = mechdyn::generate_code(chain);
+  EXPECT_NE(code.files.front().text.find("forward dynamics by the articulated-body algorithm"), std::string::npos)
+      << "the L^T D L form was printed for a 24-body chain";
+  mechdyn::CodegenOptions factor;
+  factor.forward_dynamics = mechdyn::CodegenForwardDynamics::Factor;
+  const auto forward_cost = [](const mechdyn::GeneratedCode& c) {
+    const mechdyn::CodegenCounts& k = c.functions[3].counts;
+    return k.multiplications + k.additions + k.divisions;
+  };
+  EXPECT_LT(forward_cost(code), forward_cost(mechdyn::generate_code(chain, factor)));
+  const Model short_chain = one_coordinate_tree(24u, 6, 0.0);
+  EXPECT_NE(mechdyn::generate_code(short_chain).files.front().text.find("branch-sparse L^T D L"), std::string::npos);
+}
+
+// Bug caught: the articulated-body form forced on a joint of several coordinates (its D
+// would need a symbolic inverse) generating wrong code instead of refusing by name.
+TEST(Codegen, ArticulatedBodyFormRefusesJointsOfSeveralCoordinates) {
+  const Model model = every_joint_type_tree(11u, 9);
+  mechdyn::CodegenOptions options;
+  options.forward_dynamics = mechdyn::CodegenForwardDynamics::Articulated;
+  try {
+    mechdyn::generate_code(model, options);
+    ADD_FAILURE() << "generated";
+  } catch (const mechdyn::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("coordinates: the articulated-body form"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("joint '"), std::string::npos) << e.what();
+  }
+}
+
 // Bug caught: the C++ variant (namespace, <cmath>, std::sin) drifting from the C one.
 TEST(Codegen, CppVariantMatchesTheLibrary) {
   const Model model = every_joint_type_tree(12, 9);

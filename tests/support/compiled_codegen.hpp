@@ -62,9 +62,11 @@ inline std::string read_whole_file(const std::string& path) {
 /// Generates, writes (write_generated_code), compiles and loads the code for `model`.
 /// Fails the current test (ADD_FAILURE) and returns with null functions on any error.
 inline void compile_codegen(const Model& model, CodegenLanguage language, const std::string& prefix,
-                            CompiledCodegen& out) {
+                            CompiledCodegen& out,
+                            mechdyn::CodegenForwardDynamics form = mechdyn::CodegenForwardDynamics::Cheaper) {
   namespace fs = std::filesystem;
   CodegenOptions options;
+  options.forward_dynamics = form;
   options.language = language;
   options.prefix = prefix;
   options.model_source = "test model '" + model.name + "'";

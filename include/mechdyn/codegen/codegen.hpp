@@ -5,8 +5,11 @@
 //   bias(q, v, h)                         h(q, v): Coriolis, centrifugal and gravity terms
 //   inverse_dynamics(q, v, a, tau)        tau = M a + h
 //   forward_dynamics(q, v, tau, a)        a = M⁻¹ (tau − h) by an unrolled branch-sparse
-//                                         Lᵀ D L; returns 0, or k + 1 when pivot k is not
-//                                         positive (M singular), leaving a untouched
+//                                         Lᵀ D L, or by the unrolled articulated-body
+//                                         algorithm where that prints fewer operations
+//                                         (long chains; joints of ≤ 1 coordinate); returns
+//                                         0, or k + 1 when pivot k (D_k) is not positive
+//                                         (M singular), leaving a untouched
 //   joint_reactions(q, v, a, force, torque)  per joint, world frame, torque about the
 //                                         child's frame origin (eval-json.md `reactions`)
 // with the model's constants folded in as literals, no multiplication by a structural 0
@@ -27,6 +30,13 @@ namespace mechdyn {
 
 enum class CodegenLanguage { C, Cpp };
 
+/// The form of the generated forward dynamics.
+enum class CodegenForwardDynamics {
+  Cheaper,      // whichever of the two prints fewer multiplications + additions + divisions
+  Factor,       // M, h, branch-sparse Lᵀ D L (any joint type)
+  Articulated,  // the articulated-body algorithm (joints of one coordinate or none)
+};
+
 /// The largest nv codegen accepts: the unrolled M and its factor grow as O(nv · depth)
 /// lines (a 200-joint chain: ~10⁵ lines), beyond which a compiler takes minutes.
 inline constexpr int kCodegenMaxDofs = 200;
@@ -35,6 +45,7 @@ struct CodegenOptions {
   CodegenLanguage language = CodegenLanguage::C;
   std::string prefix;        // C identifier for the file and function names; empty: the model's name
   std::string model_source;  // the model file, named in the generated comment block
+  CodegenForwardDynamics forward_dynamics = CodegenForwardDynamics::Cheaper;
 };
 
 /// Operations in the generated code of one function (kinematics included).
@@ -62,7 +73,9 @@ struct GeneratedCode {
 };
 
 /// Generates the code for `model` (finalised). Throws ModelError naming the element it
-/// cannot express, InvalidArgument for a prefix that is not a C identifier.
+/// cannot express, InvalidArgument for a prefix that is not a C identifier or for
+/// CodegenForwardDynamics::Articulated on a model with a joint of several coordinates
+/// (naming it).
 GeneratedCode generate_code(const Model& model, const CodegenOptions& options = {});
 
 /// Writes the files into `directory`, all or nothing: they are written into
