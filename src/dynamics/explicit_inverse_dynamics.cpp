@@ -82,6 +82,56 @@ inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation
   }
 }
 
+/// Two 3-vectors side by side, row k = (x_k, y_k): the pairs the forward step carries
+/// together — (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) — so that one SIMD lane pair does both (SSE2
+/// holds two doubles): a rotation or a cross product of a pair with one vector costs the
+/// instructions of one.
+using Pair = Eigen::Matrix<double, 3, 2, Eigen::RowMajor>;
+inline Eigen::Map<Pair, Eigen::Aligned16> pair_at(Vec6& storage) { return Eigen::Map<Pair, Eigen::Aligned16>(storage.data()); }
+
+/// (x × r, y × r) for the pair (x, y).
+inline Pair cross_pair(const Pair& p, const Vec3& r) {
+  Pair out;
+  out.row(0) = p.row(1) * r.z() - p.row(2) * r.y();
+  out.row(1) = p.row(2) * r.x() - p.row(0) * r.z();
+  out.row(2) = p.row(0) * r.y() - p.row(1) * r.x();
+  return out;
+}
+
+/// M (x, y) for a 3x3 M.
+inline Pair product_pair(const Mat3& m, const Pair& p) {
+  Pair out;
+  for (int i = 0; i < 3; ++i) out.row(i) = m(i, 0) * p.row(0) + m(i, 1) * p.row(1) + m(i, 2) * p.row(2);
+  return out;
+}
+
+/// Rᵀ (x, y) for a rotation by (c, s) about e_K (rows I, L mix; row K stays).
+template <int K>
+inline Pair rotate_transpose_pair(double c, double s, const Pair& p) {
+  constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
+  Pair out;
+  out.row(I) = c * p.row(I) + s * p.row(L);
+  out.row(L) = c * p.row(L) - s * p.row(I);
+  out.row(K) = p.row(K);
+  return out;
+}
+
+/// The body's inertial wrench minus gravity about o_l (the summand of eq. 17), from the
+/// world pairs (ϕ̇, ϕ̈), (ṙ, r̈) and the body-axis pair (ω̄, ω̄̇).
+inline void body_wrench(const Body& body, const Mat3& rotation, const Pair& angular, const Vec3& point_acceleration,
+                        const Pair& body_rates, Vec3& force, Vec3& torque) {
+  const Pair spin = product_pair(body.inertia, body_rates);  // (J ω̄, J ω̄̇)
+  Pair local;                                                // (c̄, J ω̄̇ + ω̄ × J ω̄)
+  local.col(0) = body.com;
+  local.col(1) = spin.col(1) + body_rates.col(0).cross(spin.col(0));
+  const Pair world = product_pair(rotation, local);          // (c, Q (J ω̄̇ + ω̄ × J ω̄))
+  const Vec3 com = world.col(0);
+  const Pair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
+  const Vec3 omega = angular.col(0);
+  force = body.mass * (point_acceleration + arm.col(1) + omega.cross(arm.col(0)));
+  torque = world.col(1) + com.cross(force);
+}
+
 /// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
 /// for joint kind J.
 template <class J>
@@ -90,97 +140,112 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
   const Body& body = model.bodies[l];
   const Joint& joint = model.joints[l];
   const int parent = body.parent;
-  Mat3 relative_rotation;
-  Vec3 relative_translation;
-  J::relative_pose(joint, q + joint.q_index, relative_rotation, relative_translation);  // eqs. (2)–(3)
   Mat3& rotation = data.natural_rotation[l];
   Vec3& offset = data.natural_offset[l];
-  Vec6& velocity = data.natural_velocity[l];
-  Vec6& acceleration = data.natural_acceleration[l];
   Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
-  Vec3 omega, alpha, point_velocity, point_acceleration;  // of the parent, at o_l
-  if (parent == kGround) {
-    rotation = relative_rotation;
-    offset = relative_translation;
-    world_axes_at_origin<J>(joint, Mat3::Identity(), rotation, axes);  // eq. (1), at o_l
-    omega.setZero();
-    alpha.setZero();
-    point_velocity.setZero();
-    point_acceleration = gravity_acceleration;  // r̈_0 = −g
-  } else {
-    const Mat3& parent_rotation = data.natural_rotation[parent];
-    J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
-    offset.noalias() = parent_rotation * relative_translation;  // eq. (6)
-    world_axes_at_origin<J>(joint, parent_rotation, rotation, axes);
-    const Vec6& parent_velocity = data.natural_velocity[parent];
-    const Vec6& parent_acceleration = data.natural_acceleration[parent];
-    omega = parent_velocity.head<3>();
-    alpha = parent_acceleration.head<3>();
-    const Vec3 arm_velocity = omega.cross(offset);                           // ϕ̇ × r
-    point_velocity = parent_velocity.tail<3>() + arm_velocity;                // eq. (9), the parent's point at o_l
-    point_acceleration = parent_acceleration.tail<3>() + alpha.cross(offset) + omega.cross(arm_velocity);  // eq. (10)
-  }
   const double* rate = v + joint.v_index;
   const double* second = a + joint.v_index;
-  if constexpr (J::type == JointType::Revolute) {
-    const Vec3 n = axes[0].template head<3>();
-    const Vec3 spin = n * rate[0];                                  // n φ̇
-    alpha += omega.cross(spin) + n * second[0];                      // eq. (8)
-    omega += spin;                                                   // eq. (7)
-  } else if constexpr (J::type == JointType::Prismatic) {
-    const Vec3 n = axes[0].template tail<3>();
-    const Vec3 slide = n * rate[0];                                  // n ṙ
-    point_acceleration += 2.0 * omega.cross(slide) + n * second[0];  // eq. (10)
-    point_velocity += slide;                                         // eq. (9)
-  } else if constexpr (J::nv > 0) {
-    // Any other kind through its spatial form at o_l (Ṡ q̇ of J::world_motion): the
-    // spatial linear part is the classical acceleration minus ϕ̇ × ṙ.
-    const Vec6 parent_motion = make_vec6(omega, point_velocity);
-    Vec6 joint_velocity, joint_bias;
-    J::world_motion(joint, axes, rate, parent_motion, Vec3::Zero(), joint_velocity, joint_bias);
-    Vec6 spatial = make_vec6(alpha, point_acceleration - omega.cross(point_velocity)) + joint_bias;
-    for (int k = 0; k < J::nv; ++k) spatial.noalias() += axes[k] * second[k];
-    omega += joint_velocity.template head<3>();
-    point_velocity += joint_velocity.template tail<3>();
-    alpha = spatial.template head<3>();
-    point_acceleration = spatial.template tail<3>() + omega.cross(point_velocity);
-  }
-  velocity.head<3>() = omega;
-  velocity.tail<3>() = point_velocity;
-  acceleration.head<3>() = alpha;
-  acceleration.tail<3>() = point_acceleration;
-
-  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈ in body axes: about ±e_K, from the parent's by the relative
-  // rotation (4 multiplications each: ω̄ = Q_rᵀ ω̄_λ + φ̇ e_K, ω̄̇ = Q_rᵀ ω̄̇_λ + Q_rᵀ ω̄_λ × φ̇ e_K + φ̈ e_K).
-  Vec6& rates = data.natural_body_rates[l];
-  Vec3 body_omega, body_alpha;
+  Pair angular, point, rates;  // (ϕ̇, ϕ̈), (ṙ, r̈) of o_l, (ω̄, ω̄̇)
   constexpr int K = PrincipalRevolute<J>::value;
   if constexpr (K >= 0) {
     constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
-    const Vec6& parent_rates = parent == kGround ? kRest : data.natural_body_rates[parent];
-    body_omega = J::rotate_transpose(relative_rotation, parent_rates.head<3>());
-    body_alpha = J::rotate_transpose(relative_rotation, parent_rates.tail<3>());
-    const double sign = joint.axis[K], rate = sign * v[joint.v_index];
-    body_alpha[I] += body_omega[L] * rate;  // x × e_K = x_L e_I − x_I e_L
-    body_alpha[L] -= body_omega[I] * rate;
-    body_alpha[K] += sign * a[joint.v_index];
-    body_omega[K] += rate;
+    const double sign = joint.axis[K];
+    const double angle = q[joint.q_index];
+    const double c = std::cos(angle), s = sign * std::sin(angle);
+    const Eigen::RowVector2d joint_rates(sign * rate[0], sign * second[0]);  // (φ̇, φ̈) on e_K
+    if (parent == kGround) {
+      rotation.setZero();
+      rotation(K, K) = 1.0, rotation(I, I) = c, rotation(L, L) = c, rotation(L, I) = s, rotation(I, L) = -s;
+      offset = joint.origin;
+      const Vec3 n = rotation.col(K);
+      axes[0].head<3>() = sign * n;  // n_l = ±Q e_K
+      axes[0].tail<3>().setZero();
+      for (int k = 0; k < 3; ++k) angular.row(k) = n[k] * joint_rates;  // eqs. (7)–(8) from rest
+      point.col(0).setZero();
+      point.col(1) = gravity_acceleration;  // r̈_0 = −g
+      rates.setZero();
+      rates.row(K) = joint_rates;
+    } else {
+      const Mat3& parent_rotation = data.natural_rotation[parent];
+      rotation.col(I) = c * parent_rotation.col(I) + s * parent_rotation.col(L);  // eq. (4)
+      rotation.col(L) = c * parent_rotation.col(L) - s * parent_rotation.col(I);
+      rotation.col(K) = parent_rotation.col(K);
+      offset.noalias() = parent_rotation * joint.origin;  // eq. (6)
+      const Vec3 n = rotation.col(K);
+      axes[0].head<3>() = sign * n;  // n_l = ±Q e_K
+      axes[0].tail<3>().setZero();
+      const Pair parent_angular = pair_at(data.natural_velocity[parent]);
+      const Pair arm = cross_pair(parent_angular, offset);  // (ϕ̇ × r, ϕ̈ × r)
+      const Vec3 omega = parent_angular.col(0);
+      point = pair_at(data.natural_acceleration[parent]) + arm;  // eqs. (9)–(10)
+      point.col(1) += omega.cross(arm.col(0));
+      angular = parent_angular;  // eqs. (7)–(8): + n (φ̇, φ̈) + (0, ϕ̇ × n φ̇)
+      for (int k = 0; k < 3; ++k) angular.row(k) += n[k] * joint_rates;
+      angular.col(1) += joint_rates[0] * omega.cross(n);
+      // (ω̄, ω̄̇) = Q_rᵀ (ω̄_λ, ω̄̇_λ) + e_K (φ̇, φ̈) + (0, Q_rᵀ ω̄_λ × e_K φ̇)
+      rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
+      rates(I, 1) += rates(L, 0) * joint_rates[0];  // x × e_K = x_L e_I − x_I e_L
+      rates(L, 1) -= rates(I, 0) * joint_rates[0];
+      rates.row(K) += joint_rates;
+    }
   } else {
-    body_omega.noalias() = rotation.transpose() * omega;
-    body_alpha.noalias() = rotation.transpose() * alpha;
+    Mat3 relative_rotation;
+    Vec3 relative_translation;
+    J::relative_pose(joint, q + joint.q_index, relative_rotation, relative_translation);  // eqs. (2)–(3)
+    Vec3 omega, alpha, point_velocity, point_acceleration;  // of the parent, at o_l
+    if (parent == kGround) {
+      rotation = relative_rotation;
+      offset = relative_translation;
+      world_axes_at_origin<J>(joint, Mat3::Identity(), rotation, axes);  // eq. (1), at o_l
+      omega.setZero();
+      alpha.setZero();
+      point_velocity.setZero();
+      point_acceleration = gravity_acceleration;  // r̈_0 = −g
+    } else {
+      const Mat3& parent_rotation = data.natural_rotation[parent];
+      J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
+      offset.noalias() = parent_rotation * relative_translation;  // eq. (6)
+      world_axes_at_origin<J>(joint, parent_rotation, rotation, axes);
+      const Pair parent_angular = pair_at(data.natural_velocity[parent]);
+      const Pair parent_point = pair_at(data.natural_acceleration[parent]);
+      omega = parent_angular.col(0);
+      alpha = parent_angular.col(1);
+      const Vec3 arm_velocity = omega.cross(offset);                           // ϕ̇ × r
+      point_velocity = parent_point.col(0) + arm_velocity;                      // eq. (9), the parent's point at o_l
+      point_acceleration = parent_point.col(1) + alpha.cross(offset) + omega.cross(arm_velocity);  // eq. (10)
+    }
+    if constexpr (J::type == JointType::Revolute) {
+      const Vec3 n = axes[0].template head<3>();
+      const Vec3 spin = n * rate[0];                                  // n φ̇
+      alpha += omega.cross(spin) + n * second[0];                      // eq. (8)
+      omega += spin;                                                   // eq. (7)
+    } else if constexpr (J::type == JointType::Prismatic) {
+      const Vec3 n = axes[0].template tail<3>();
+      const Vec3 slide = n * rate[0];                                  // n ṙ
+      point_acceleration += 2.0 * omega.cross(slide) + n * second[0];  // eq. (10)
+      point_velocity += slide;                                         // eq. (9)
+    } else if constexpr (J::nv > 0) {
+      // Any other kind through its spatial form at o_l (Ṡ q̇ of J::world_motion): the
+      // spatial linear part is the classical acceleration minus ϕ̇ × ṙ.
+      const Vec6 parent_motion = make_vec6(omega, point_velocity);
+      Vec6 joint_velocity, joint_bias;
+      J::world_motion(joint, axes, rate, parent_motion, Vec3::Zero(), joint_velocity, joint_bias);
+      Vec6 spatial = make_vec6(alpha, point_acceleration - omega.cross(point_velocity)) + joint_bias;
+      for (int k = 0; k < J::nv; ++k) spatial.noalias() += axes[k] * second[k];
+      omega += joint_velocity.template head<3>();
+      point_velocity += joint_velocity.template tail<3>();
+      alpha = spatial.template head<3>();
+      point_acceleration = spatial.template tail<3>() + omega.cross(point_velocity);
+    }
+    angular << omega, alpha;
+    point << point_velocity, point_acceleration;
+    rates.col(0).noalias() = rotation.transpose() * omega;  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈
+    rates.col(1).noalias() = rotation.transpose() * alpha;
   }
-  rates.head<3>() = body_omega;
-  rates.tail<3>() = body_alpha;
-
-  // The body's inertial wrench minus gravity about o_l (the summand of eq. 17).
-  const Vec3 com = rotation * body.com;
-  const Vec3 force = body.mass * (point_acceleration + alpha.cross(com) + omega.cross(omega.cross(com)));
-  Vec3 body_torque = body.inertia * body_alpha;
-  body_torque += body_omega.cross(body.inertia * body_omega);  // J ω̄̇ + ω̄ × J ω̄
-  Vec3& torque = data.reaction_torque[l];
-  torque.noalias() = rotation * body_torque;
-  torque += com.cross(force);
-  data.reaction_force[l] = force;
+  pair_at(data.natural_velocity[l]) = angular;
+  pair_at(data.natural_acceleration[l]) = point;
+  pair_at(data.natural_body_rates[l]) = rates;
+  body_wrench(body, rotation, angular, point.col(1), rates, data.reaction_force[l], data.reaction_torque[l]);
 }
 
 /// The backward step of body u (eq. 17, §3.2.2): project the subtree's resultant on the
