@@ -98,6 +98,15 @@ inline Pair cross_pair(const Pair& p, const Vec3& r) {
   return out;
 }
 
+/// (w × x, w × y) for the pair (x, y).
+inline Pair cross_left_pair(const Vec3& w, const Pair& p) {
+  Pair out;
+  out.row(0) = w.y() * p.row(2) - w.z() * p.row(1);
+  out.row(1) = w.z() * p.row(0) - w.x() * p.row(2);
+  out.row(2) = w.x() * p.row(1) - w.y() * p.row(0);
+  return out;
+}
+
 /// M (x, y) for a 3x3 M.
 inline Pair product_pair(const Mat3& m, const Pair& p) {
   Pair out;
@@ -178,10 +187,14 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       const Pair arm = cross_pair(parent_angular, offset);  // (ϕ̇ × r, ϕ̈ × r)
       const Vec3 omega = parent_angular.col(0);
       point = pair_at(data.natural_acceleration[parent]) + arm;  // eqs. (9)–(10)
-      point.col(1) += omega.cross(arm.col(0));
+      Pair lever;
+      lever.col(0) = arm.col(0);
+      lever.col(1) = n;
+      const Pair turned = cross_left_pair(omega, lever);  // (ϕ̇ × (ϕ̇ × r), ϕ̇ × n)
+      point.col(1) += turned.col(0);
       angular = parent_angular;  // eqs. (7)–(8): + n (φ̇, φ̈) + (0, ϕ̇ × n φ̇)
       for (int k = 0; k < 3; ++k) angular.row(k) += n[k] * joint_rates;
-      angular.col(1) += joint_rates[0] * omega.cross(n);
+      angular.col(1) += joint_rates[0] * turned.col(1);
       // (ω̄, ω̄̇) = Q_rᵀ (ω̄_λ, ω̄̇_λ) + e_K (φ̇, φ̈) + (0, Q_rᵀ ω̄_λ × e_K φ̇)
       rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
       rates(I, 1) += rates(L, 0) * joint_rates[0];  // x × e_K = x_L e_I − x_I e_L
