@@ -146,21 +146,28 @@ inline void body_wrench(const Body& body, const Mat3& rotation, const Pair& angu
 template <class J>
 MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const double* q, const double* v,
                                    const double* a, const Vec3& gravity_acceleration) {
-  const Body& body = model.bodies[l];
+  constexpr int K = PrincipalRevolute<J>::value;
   const Joint& joint = model.joints[l];
+  double cosine = 1.0, sine = 0.0;  // of the joint angle about ±e_K (first: nothing live across the call)
+  if constexpr (K >= 0) {
+    const double angle = q[joint.q_index];
+    cosine = std::cos(angle);
+    sine = std::sin(angle);
+  }
+  const Body& body = model.bodies[l];
   const int parent = body.parent;
   Mat3& rotation = data.natural_rotation[l];
   Vec3& offset = data.natural_offset[l];
   Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
   const double* rate = v + joint.v_index;
   const double* second = a + joint.v_index;
-  Pair angular, point, rates;  // (ϕ̇, ϕ̈), (ṙ, r̈) of o_l, (ω̄, ω̄̇)
-  constexpr int K = PrincipalRevolute<J>::value;
+  Eigen::Map<Pair, Eigen::Aligned16> angular = pair_at(data.natural_velocity[l]);  // (ϕ̇, ϕ̈)
+  Eigen::Map<Pair, Eigen::Aligned16> point = pair_at(data.natural_acceleration[l]);  // (ṙ, r̈) of o_l
+  Eigen::Map<Pair, Eigen::Aligned16> rates = pair_at(data.natural_body_rates[l]);    // (ω̄, ω̄̇)
   if constexpr (K >= 0) {
     constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
     const double sign = joint.axis[K];
-    const double angle = q[joint.q_index];
-    const double c = std::cos(angle), s = sign * std::sin(angle);
+    const double c = cosine, s = sign * sine;
     const Eigen::RowVector2d joint_rates(sign * rate[0], sign * second[0]);  // (φ̇, φ̈) on e_K
     if (parent == kGround) {
       rotation.setZero();
@@ -255,9 +262,6 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
     rates.col(0).noalias() = rotation.transpose() * omega;  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈
     rates.col(1).noalias() = rotation.transpose() * alpha;
   }
-  pair_at(data.natural_velocity[l]) = angular;
-  pair_at(data.natural_acceleration[l]) = point;
-  pair_at(data.natural_body_rates[l]) = rates;
   body_wrench(body, rotation, angular, point.col(1), rates, data.reaction_force[l], data.reaction_torque[l]);
 }
 
