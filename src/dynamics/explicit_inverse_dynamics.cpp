@@ -145,7 +145,7 @@ inline void body_wrench(const Body& body, const Mat3& rotation, const Pair& angu
 /// for joint kind J.
 template <class J>
 MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const double* q, const double* v,
-                                   const double* a, const Vec3& gravity_acceleration) {
+                                   const double* a) {
   constexpr int K = PrincipalRevolute<J>::value;
   const Joint& joint = model.joints[l];
   double cosine = 1.0, sine = 0.0;  // of the joint angle about ±e_K (first: nothing live across the call)
@@ -174,11 +174,9 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       rotation(K, K) = 1.0, rotation(I, I) = c, rotation(L, L) = c, rotation(L, I) = s, rotation(I, L) = -s;
       offset = joint.origin;
       const Vec3 n = rotation.col(K);
-      axes[0].head<3>() = sign * n;  // n_l = ±Q e_K
-      axes[0].tail<3>().setZero();
       for (int k = 0; k < 3; ++k) angular.row(k) = n[k] * joint_rates;  // eqs. (7)–(8) from rest
       point.col(0).setZero();
-      point.col(1) = gravity_acceleration;  // r̈_0 = −g
+      point.col(1) = -model.gravity;  // r̈_0 = −g
       rates.setZero();
       rates.row(K) = joint_rates;
     } else {
@@ -188,8 +186,6 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       rotation.col(K) = parent_rotation.col(K);
       offset.noalias() = parent_rotation * joint.origin;  // eq. (6)
       const Vec3 n = rotation.col(K);
-      axes[0].head<3>() = sign * n;  // n_l = ±Q e_K
-      axes[0].tail<3>().setZero();
       const Pair parent_angular = pair_at(data.natural_velocity[parent]);
       const Pair arm = cross_pair(parent_angular, offset);  // (ϕ̇ × r, ϕ̈ × r)
       const Vec3 omega = parent_angular.col(0);
@@ -220,7 +216,7 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       omega.setZero();
       alpha.setZero();
       point_velocity.setZero();
-      point_acceleration = gravity_acceleration;  // r̈_0 = −g
+      point_acceleration = -model.gravity;  // r̈_0 = −g
     } else {
       const Mat3& parent_rotation = data.natural_rotation[parent];
       J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
@@ -274,7 +270,10 @@ inline void backward_body(const Model& model, Data& data, int u) {
   const Vec3& torque = data.reaction_torque[u];
   const Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
   double* tau = data.tau.data() + joint.v_index;
-  if constexpr (J::type == JointType::Revolute)
+  constexpr int K = PrincipalRevolute<J>::value;
+  if constexpr (K >= 0)
+    tau[0] = joint.axis[K] * data.natural_rotation[u].col(K).dot(torque);  // n_uᵀ τ_{uL}, n_u = ±Q e_K
+  else if constexpr (J::type == JointType::Revolute)
     tau[0] = axes[0].template head<3>().dot(torque);  // n_uᵀ τ_{uL}
   else if constexpr (J::type == JointType::Prismatic)
     tau[0] = axes[0].template tail<3>().dot(force);  // n_uᵀ f_{uL}
@@ -295,11 +294,10 @@ const VecX& explicit_inverse_dynamics(const Model& model, Data& data, const Eige
   const double* qs = q.data();
   const double* vs = v.data();
   const double* as = a.data();
-  const Vec3 gravity_acceleration = -model.gravity;
   const int n = model.num_bodies();
   for (int l = 0; l < n; ++l)
     visit_joint_kind(model.joints[l].kind, [&](auto kind) {
-      forward_body<decltype(kind)>(model, data, l, qs, vs, as, gravity_acceleration);
+      forward_body<decltype(kind)>(model, data, l, qs, vs, as);
     });
   for (int u = n - 1; u >= 0; --u)
     visit_joint_kind(model.joints[u].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, u); });
