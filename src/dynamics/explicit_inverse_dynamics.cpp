@@ -189,15 +189,16 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       const Pair parent_angular = pair_at(data.natural_velocity[parent]);
       const Pair arm = cross_pair(parent_angular, offset);  // (ϕ̇ × r, ϕ̈ × r)
       const Vec3 omega = parent_angular.col(0);
-      point = pair_at(data.natural_acceleration[parent]) + arm;  // eqs. (9)–(10)
       Pair lever;
-      lever.col(0) = arm.col(0);
-      lever.col(1) = n;
-      const Pair turned = cross_left_pair(omega, lever);  // (ϕ̇ × (ϕ̇ × r), ϕ̇ × n)
-      point.col(1) += turned.col(0);
-      angular = parent_angular;  // eqs. (7)–(8): + n (φ̇, φ̈) + (0, ϕ̇ × n φ̇)
-      for (int k = 0; k < 3; ++k) angular.row(k) += n[k] * joint_rates;
-      angular.col(1) += joint_rates[0] * turned.col(1);
+      lever.col(0) = n;
+      lever.col(1) = arm.col(0);
+      const Pair turned = cross_left_pair(omega, lever);  // (ϕ̇ × n, ϕ̇ × (ϕ̇ × r))
+      const Eigen::RowVector2d second_lane(0.0, 1.0), coriolis(0.0, joint_rates[0]);
+      const Pair parent_point = pair_at(data.natural_acceleration[parent]);
+      for (int k = 0; k < 3; ++k) {
+        point.row(k) = parent_point.row(k) + arm.row(k) + turned.row(k).cwiseProduct(second_lane);  // eqs. (9)–(10)
+        angular.row(k) = parent_angular.row(k) + n[k] * joint_rates + turned(k, 0) * coriolis;  // eqs. (7)–(8)
+      }
       // (ω̄, ω̄̇) = Q_rᵀ (ω̄_λ, ω̄̇_λ) + e_K (φ̇, φ̈) + (0, Q_rᵀ ω̄_λ × e_K φ̇)
       rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
       rates(I, 1) += rates(L, 0) * joint_rates[0];  // x × e_K = x_L e_I − x_I e_L
