@@ -127,8 +127,9 @@ inline Pair rotate_transpose_pair(double c, double s, const Pair& p) {
 
 /// The body's inertial wrench minus gravity about o_l (the summand of eq. 17), from the
 /// world pairs (ϕ̇, ϕ̈), (ṙ, r̈) and the body-axis pair (ω̄, ω̄̇).
-inline void body_wrench(const Body& body, const Mat3& rotation, const Pair& angular, const Vec3& point_acceleration,
-                        const Pair& body_rates, Vec3& force, Vec3& torque) {
+template <class AngularPair, class PointPair, class RatesPair>
+inline void body_wrench(const Body& body, const Mat3& rotation, const AngularPair& angular, const PointPair& point,
+                        const RatesPair& body_rates, Vec3& force, Vec3& torque) {
   const Pair spin = product_pair(body.inertia, body_rates);  // (J ω̄, J ω̄̇)
   Pair local;                                                // (c̄, J ω̄̇ + ω̄ × J ω̄)
   local.col(0) = body.com;
@@ -137,7 +138,8 @@ inline void body_wrench(const Body& body, const Mat3& rotation, const Pair& angu
   const Vec3 com = world.col(0);
   const Pair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
   const Vec3 omega = angular.col(0);
-  force = body.mass * (point_acceleration + arm.col(1) + omega.cross(arm.col(0)));
+  const Pair centre = point + arm;                           // (ṙ + ϕ̇ × c, r̈ + ϕ̈ × c)
+  force = body.mass * (centre.col(1) + omega.cross(arm.col(0)));
   torque = world.col(1) + com.cross(force);
 }
 
@@ -195,15 +197,22 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       const Pair turned = cross_left_pair(omega, lever);  // (ϕ̇ × n, ϕ̇ × (ϕ̇ × r))
       const Eigen::RowVector2d second_lane(0.0, 1.0), coriolis(0.0, joint_rates[0]);
       const Pair parent_point = pair_at(data.natural_acceleration[parent]);
+      Pair world_point, world_angular;
       for (int k = 0; k < 3; ++k) {
-        point.row(k) = parent_point.row(k) + arm.row(k) + turned.row(k).cwiseProduct(second_lane);  // eqs. (9)–(10)
-        angular.row(k) = parent_angular.row(k) + n[k] * joint_rates + turned(k, 0) * coriolis;  // eqs. (7)–(8)
+        world_point.row(k) = parent_point.row(k) + arm.row(k) + turned.row(k).cwiseProduct(second_lane);  // eqs. (9)–(10)
+        world_angular.row(k) = parent_angular.row(k) + n[k] * joint_rates + turned(k, 0) * coriolis;  // eqs. (7)–(8)
       }
+      point = world_point;
+      angular = world_angular;
       // (ω̄, ω̄̇) = Q_rᵀ (ω̄_λ, ω̄̇_λ) + e_K (φ̇, φ̈) + (0, Q_rᵀ ω̄_λ × e_K φ̇)
-      rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
-      rates(I, 1) += rates(L, 0) * joint_rates[0];  // x × e_K = x_L e_I − x_I e_L
-      rates(L, 1) -= rates(I, 0) * joint_rates[0];
-      rates.row(K) += joint_rates;
+      Pair body_rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
+      body_rates.row(I) += body_rates(L, 0) * coriolis;  // x × e_K = x_L e_I − x_I e_L
+      body_rates.row(L) -= body_rates(I, 0) * coriolis;
+      body_rates.row(K) += joint_rates;
+      rates = body_rates;
+      body_wrench(body, rotation, world_angular, world_point, body_rates, data.reaction_force[l],
+                  data.reaction_torque[l]);
+      return;
     }
   } else {
     Mat3 relative_rotation;
@@ -259,7 +268,7 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
     rates.col(0).noalias() = rotation.transpose() * omega;  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈
     rates.col(1).noalias() = rotation.transpose() * alpha;
   }
-  body_wrench(body, rotation, angular, point.col(1), rates, data.reaction_force[l], data.reaction_torque[l]);
+  body_wrench(body, rotation, angular, point, rates, data.reaction_force[l], data.reaction_torque[l]);
 }
 
 /// The backward step of body u (eq. 17, §3.2.2): project the subtree's resultant on the
