@@ -175,12 +175,16 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       rotation.setZero();
       rotation(K, K) = 1.0, rotation(I, I) = c, rotation(L, L) = c, rotation(L, I) = s, rotation(I, L) = -s;
       offset = joint.origin;
-      const Vec3 n = rotation.col(K);
-      for (int k = 0; k < 3; ++k) angular.row(k) = n[k] * joint_rates;  // eqs. (7)–(8) from rest
-      point.col(0).setZero();
-      point.col(1) = -model.gravity;  // r̈_0 = −g
-      rates.setZero();
-      rates.row(K) = joint_rates;
+      Pair spin = Pair::Zero();  // (ϕ̇, ϕ̈) = e_K (φ̇, φ̈) from rest (eqs. 7–8), = (ω̄, ω̄̇) as Q e_K = e_K
+      spin.row(K) = joint_rates;
+      Pair root_point;
+      root_point.col(0).setZero();
+      root_point.col(1) = -model.gravity;  // r̈_0 = −g
+      angular = spin;
+      point = root_point;
+      rates = spin;
+      body_wrench(body, rotation, spin, root_point, spin, data.reaction_force[l], data.reaction_torque[l]);
+      return;
     } else {
       const Mat3& parent_rotation = data.natural_rotation[parent];
       rotation.col(I) = c * parent_rotation.col(I) + s * parent_rotation.col(L);  // eq. (4)
