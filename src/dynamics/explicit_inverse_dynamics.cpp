@@ -138,8 +138,10 @@ inline void body_wrench(const Body& body, const Mat3& rotation, const AngularPai
   const Vec3 com = world.col(0);
   const Pair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
   const Vec3 omega = angular.col(0);
-  const Pair centre = point + arm;                           // (ṙ + ϕ̇ × c, r̈ + ϕ̈ × c)
-  force = body.mass * (centre.col(1) + omega.cross(arm.col(0)));
+  Pair swapped;                                              // (ϕ̈ × c, ϕ̇ × c)
+  for (int k = 0; k < 3; ++k) swapped.row(k) = arm.row(k).reverse();
+  const Pair centre = point + arm + cross_left_pair(omega, swapped);  // (·, r̈ + ϕ̈ × c + ϕ̇ × (ϕ̇ × c))
+  force = body.mass * centre.col(1);
   torque = world.col(1) + com.cross(force);
 }
 
