@@ -24,27 +24,38 @@
 // Backward, u = N … 1 (eq. 17 summed over uL, §3.2.2):
 //   f_{uL} = f_u + Σ_c f_{cL},  τ_{uL} = τ_u + Σ_c (τ_{cL} + r^i_{c|u} × f_{cL})
 //   τ_i = n_uᵀ τ_{uL} (revolute), n_uᵀ f_{uL} (prismatic); s_iᵀ [τ_{uL}; f_{uL}] in general.
-// Revolute joints about ±e_k (RevoluteX/Y/Z) compose the rotation on two columns and get
-// ω̄, ω̄̇ from the parent's through the relative rotation (ω̄ = Q_rᵀ ω̄_{l̄} + φ̇ e_k, 4
-// multiplications instead of 9 for Qᵀ ϕ̇); the world axis at o_l is written out.
-// Cost O(n): 1.19–1.22× RNEA's instructions on the benchmark models (docs/benchmarks.md,
-// "Explicit methods"); the backward pass has no rotation, the forward pass composes Q^i_l
-// and rotates the offset, c̄ and the body-axis torque.
+// Revolute joints about ±e_K (RevoluteX/Y/Z, most robots) take a written-out step: Q^i_l
+// composed on two columns, n_l = ±Q^i_{l̄} e_K (a column, no product), ω̄, ω̄̇ from the
+// parent's through the relative rotation (ω̄ = Q_rᵀ ω̄_{l̄} + φ̇ e_K: 4 multiplications
+// where Qᵀ ϕ̇ takes 9), and the backward projection n_uᵀ τ_{uL} = ±(Q^i_u e_K)ᵀ τ_{uL} (no
+// axis stored). The forward step carries its vectors in pairs (math/vector_pairs.hpp, one
+// SSE2 register per row): (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) move together; (c̄, J ω̄̇ + ω̄ × J ω̄)
+// is rotated by Q in one product; (ϕ̇ × r, ϕ̈ × r), (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and
+// (ϕ̇ × c, ϕ̈ × c) are one cross product each. The sine and cosine come first, so that
+// nothing is live across the libm call.
+// Cost O(n): per body about ±e_K one sine and cosine and ~150 multiplications, most in
+// packed pairs (RNEA: ~100; the world frames cost the composition of Q^i_l and the
+// rotations of r, c̄ and the body-axis torque, which body coordinates avoid); the backward
+// pass has no rotation (one cross product per body). 0.987–0.998× RNEA's instructions on the benchmark models
+// (docs/benchmarks.md, "Explicit methods").
 //
 // explicit_inverse_dynamics_from_kinematics — the same iteration on the kinematics stage
 // (world origin, joint_reactions): the acceleration level at a, then EC eq. (17).
 //
 // Reads: Model, q, v, a (or the velocity stage and a). Writes: data.tau,
-// data.reaction_force (f_{uL}), data.reaction_torque (τ_{uL} about o_u), data.natural_*
-// (natural_rotation, _offset, _motion_axis, _velocity, _acceleration, _body_rates; the
-// kinematics stage and data.mass_matrix are not touched). The _from_kinematics form
-// writes the acceleration level and what joint_reactions_from_kinematics writes.
-// Allocates nothing.
+// data.reaction_force (f_{uL}), data.reaction_torque (τ_{uL} about o_u), data.natural_*:
+// natural_rotation (Q^i_l), natural_offset (r^i_{l|l̄}), the pairs (rows (x_k, y_k))
+// natural_velocity = (ϕ̇, ϕ̈), natural_acceleration = (ṙ, r̈ − g) of o_l and
+// natural_body_rates = (ω̄, ω̄̇), and natural_motion_axis for the kinds other than
+// RevoluteX/Y/Z. The kinematics stage and data.mass_matrix are not touched. The
+// _from_kinematics form writes the acceleration level and what
+// joint_reactions_from_kinematics writes. Allocates nothing.
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 
 #include <type_traits>
 
 #include "../kinematics/kinematics_stage.hpp"
+#include "../math/vector_pairs.hpp"
 #include "../model/joint_dispatch.hpp"
 #include "dynamics_stages.hpp"
 #include "mechdyn/model/checks.hpp"
@@ -59,20 +70,14 @@ struct PrincipalRevolute : std::integral_constant<int, -1> {};
 template <int K>
 struct PrincipalRevolute<joint_kinds::Revolute<K>> : std::integral_constant<int, K> {};
 
-const Vec6 kRest = Vec6::Zero();  // the ground's body rates
-
-/// The joint's world axes at o_l (EC eq. 1): [n; 0] (revolute), [0; n] (prismatic) with n =
-/// Q^i_{l̄} n̄ (= ±Q^i_l e_K about e_K), written out — the kinds' world_axes at the origin
-/// o_l would multiply o × n by zeros — and every other kind's world_axes at the origin.
+/// The joint's world axes at o_l (EC eq. 1) for the kinds other than RevoluteX/Y/Z: [n; 0]
+/// (revolute), [0; n] (prismatic) with n = Q^i_{l̄} n̄, written out — the kinds' world_axes
+/// at the origin o_l would multiply o × n by zeros — and every other kind's world_axes.
 template <class J>
 inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation, const Mat3& rotation,
                                  Vec6* axes) {
-  constexpr int K = PrincipalRevolute<J>::value;
   if constexpr (J::type == JointType::Revolute) {
-    if constexpr (K >= 0)
-      axes[0].template head<3>() = joint.axis[K] * rotation.col(K);
-    else
-      axes[0].template head<3>().noalias() = parent_rotation * joint.axis;
+    axes[0].template head<3>().noalias() = parent_rotation * joint.axis;
     axes[0].template tail<3>().setZero();
   } else if constexpr (J::type == JointType::Prismatic) {
     axes[0].template head<3>().setZero();
@@ -82,65 +87,22 @@ inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation
   }
 }
 
-/// Two 3-vectors side by side, row k = (x_k, y_k): the pairs the forward step carries
-/// together — (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) — so that one SIMD lane pair does both (SSE2
-/// holds two doubles): a rotation or a cross product of a pair with one vector costs the
-/// instructions of one.
-using Pair = Eigen::Matrix<double, 3, 2, Eigen::RowMajor>;
-inline Eigen::Map<Pair, Eigen::Aligned16> pair_at(Vec6& storage) { return Eigen::Map<Pair, Eigen::Aligned16>(storage.data()); }
-
-/// (x × r, y × r) for the pair (x, y).
-inline Pair cross_pair(const Pair& p, const Vec3& r) {
-  Pair out;
-  out.row(0) = p.row(1) * r.z() - p.row(2) * r.y();
-  out.row(1) = p.row(2) * r.x() - p.row(0) * r.z();
-  out.row(2) = p.row(0) * r.y() - p.row(1) * r.x();
-  return out;
-}
-
-/// (w × x, w × y) for the pair (x, y).
-inline Pair cross_left_pair(const Vec3& w, const Pair& p) {
-  Pair out;
-  out.row(0) = w.y() * p.row(2) - w.z() * p.row(1);
-  out.row(1) = w.z() * p.row(0) - w.x() * p.row(2);
-  out.row(2) = w.x() * p.row(1) - w.y() * p.row(0);
-  return out;
-}
-
-/// M (x, y) for a 3x3 M.
-inline Pair product_pair(const Mat3& m, const Pair& p) {
-  Pair out;
-  for (int i = 0; i < 3; ++i) out.row(i) = m(i, 0) * p.row(0) + m(i, 1) * p.row(1) + m(i, 2) * p.row(2);
-  return out;
-}
-
-/// Rᵀ (x, y) for a rotation by (c, s) about e_K (rows I, L mix; row K stays).
-template <int K>
-inline Pair rotate_transpose_pair(double c, double s, const Pair& p) {
-  constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
-  Pair out;
-  out.row(I) = c * p.row(I) + s * p.row(L);
-  out.row(L) = c * p.row(L) - s * p.row(I);
-  out.row(K) = p.row(K);
-  return out;
-}
-
 /// The body's inertial wrench minus gravity about o_l (the summand of eq. 17), from the
 /// world pairs (ϕ̇, ϕ̈), (ṙ, r̈) and the body-axis pair (ω̄, ω̄̇).
 template <class AngularPair, class PointPair, class RatesPair>
 inline void body_wrench(const Body& body, const Mat3& rotation, const AngularPair& angular, const PointPair& point,
                         const RatesPair& body_rates, Vec3& force, Vec3& torque) {
-  const Pair spin = product_pair(body.inertia, body_rates);  // (J ω̄, J ω̄̇)
-  Pair local;                                                // (c̄, J ω̄̇ + ω̄ × J ω̄)
+  const VectorPair spin = product_pair(body.inertia, body_rates);  // (J ω̄, J ω̄̇)
+  VectorPair local;                                                // (c̄, J ω̄̇ + ω̄ × J ω̄)
   local.col(0) = body.com;
   local.col(1) = spin.col(1) + body_rates.col(0).cross(spin.col(0));
-  const Pair world = product_pair(rotation, local);          // (c, Q (J ω̄̇ + ω̄ × J ω̄))
+  const VectorPair world = product_pair(rotation, local);          // (c, Q (J ω̄̇ + ω̄ × J ω̄))
   const Vec3 com = world.col(0);
-  const Pair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
+  const VectorPair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
   const Vec3 omega = angular.col(0);
-  Pair swapped;                                              // (ϕ̈ × c, ϕ̇ × c)
+  VectorPair swapped;                                              // (ϕ̈ × c, ϕ̇ × c)
   for (int k = 0; k < 3; ++k) swapped.row(k) = arm.row(k).reverse();
-  const Pair centre = point + arm + cross_left_pair(omega, swapped);  // (·, r̈ + ϕ̈ × c + ϕ̇ × (ϕ̇ × c))
+  const VectorPair centre = point + arm + cross_left_pair(omega, swapped);  // (·, r̈ + ϕ̈ × c + ϕ̇ × (ϕ̇ × c))
   force = body.mass * centre.col(1);
   torque = world.col(1) + com.cross(force);
 }
@@ -165,9 +127,9 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
   Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
   const double* rate = v + joint.v_index;
   const double* second = a + joint.v_index;
-  Eigen::Map<Pair, Eigen::Aligned16> angular = pair_at(data.natural_velocity[l]);  // (ϕ̇, ϕ̈)
-  Eigen::Map<Pair, Eigen::Aligned16> point = pair_at(data.natural_acceleration[l]);  // (ṙ, r̈) of o_l
-  Eigen::Map<Pair, Eigen::Aligned16> rates = pair_at(data.natural_body_rates[l]);    // (ω̄, ω̄̇)
+  Eigen::Map<VectorPair, Eigen::Aligned16> angular = pair_at(data.natural_velocity[l]);  // (ϕ̇, ϕ̈)
+  Eigen::Map<VectorPair, Eigen::Aligned16> point = pair_at(data.natural_acceleration[l]);  // (ṙ, r̈) of o_l
+  Eigen::Map<VectorPair, Eigen::Aligned16> rates = pair_at(data.natural_body_rates[l]);    // (ω̄, ω̄̇)
   if constexpr (K >= 0) {
     constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
     const double sign = joint.axis[K];
@@ -177,9 +139,9 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       rotation.setZero();
       rotation(K, K) = 1.0, rotation(I, I) = c, rotation(L, L) = c, rotation(L, I) = s, rotation(I, L) = -s;
       offset = joint.origin;
-      Pair spin = Pair::Zero();  // (ϕ̇, ϕ̈) = e_K (φ̇, φ̈) from rest (eqs. 7–8), = (ω̄, ω̄̇) as Q e_K = e_K
+      VectorPair spin = VectorPair::Zero();  // (ϕ̇, ϕ̈) = e_K (φ̇, φ̈) from rest (eqs. 7–8), = (ω̄, ω̄̇) as Q e_K = e_K
       spin.row(K) = joint_rates;
-      Pair root_point;
+      VectorPair root_point;
       root_point.col(0).setZero();
       root_point.col(1) = -model.gravity;  // r̈_0 = −g
       angular = spin;
@@ -194,16 +156,16 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       rotation.col(K) = parent_rotation.col(K);
       offset.noalias() = parent_rotation * joint.origin;  // eq. (6)
       const Vec3 n = rotation.col(K);
-      const Pair parent_angular = pair_at(data.natural_velocity[parent]);
-      const Pair arm = cross_pair(parent_angular, offset);  // (ϕ̇ × r, ϕ̈ × r)
+      const VectorPair parent_angular = pair_at(data.natural_velocity[parent]);
+      const VectorPair arm = cross_pair(parent_angular, offset);  // (ϕ̇ × r, ϕ̈ × r)
       const Vec3 omega = parent_angular.col(0);
-      Pair lever;
+      VectorPair lever;
       lever.col(0) = n;
       lever.col(1) = arm.col(0);
-      const Pair turned = cross_left_pair(omega, lever);  // (ϕ̇ × n, ϕ̇ × (ϕ̇ × r))
+      const VectorPair turned = cross_left_pair(omega, lever);  // (ϕ̇ × n, ϕ̇ × (ϕ̇ × r))
       const Eigen::RowVector2d second_lane(0.0, 1.0), coriolis(0.0, joint_rates[0]);
-      const Pair parent_point = pair_at(data.natural_acceleration[parent]);
-      Pair world_point, world_angular;
+      const VectorPair parent_point = pair_at(data.natural_acceleration[parent]);
+      VectorPair world_point, world_angular;
       for (int k = 0; k < 3; ++k) {
         world_point.row(k) = parent_point.row(k) + arm.row(k) + turned.row(k).cwiseProduct(second_lane);  // eqs. (9)–(10)
         world_angular.row(k) = parent_angular.row(k) + n[k] * joint_rates + turned(k, 0) * coriolis;  // eqs. (7)–(8)
@@ -211,7 +173,7 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       point = world_point;
       angular = world_angular;
       // (ω̄, ω̄̇) = Q_rᵀ (ω̄_λ, ω̄̇_λ) + e_K (φ̇, φ̈) + (0, Q_rᵀ ω̄_λ × e_K φ̇)
-      Pair body_rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
+      VectorPair body_rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
       body_rates.row(I) += body_rates(L, 0) * coriolis;  // x × e_K = x_L e_I − x_I e_L
       body_rates.row(L) -= body_rates(I, 0) * coriolis;
       body_rates.row(K) += joint_rates;
@@ -238,8 +200,8 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
       offset.noalias() = parent_rotation * relative_translation;  // eq. (6)
       world_axes_at_origin<J>(joint, parent_rotation, rotation, axes);
-      const Pair parent_angular = pair_at(data.natural_velocity[parent]);
-      const Pair parent_point = pair_at(data.natural_acceleration[parent]);
+      const VectorPair parent_angular = pair_at(data.natural_velocity[parent]);
+      const VectorPair parent_point = pair_at(data.natural_acceleration[parent]);
       omega = parent_angular.col(0);
       alpha = parent_angular.col(1);
       const Vec3 arm_velocity = omega.cross(offset);                           // ϕ̇ × r
