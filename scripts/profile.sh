@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Instruction counts per call (callgrind) of RNEA, CRBA, ABA and explicit forward
-# dynamics on the benchmark models (docs/benchmarks.md, "Profile"), and of one
-# `mechdyn eval ... --json` on the five-axis tree, the Panda and the three-loop mechanism.
+# Instruction counts per call (callgrind) of RNEA, explicit inverse dynamics, CRBA, ABA
+# and explicit forward dynamics on the benchmark models (docs/benchmarks.md, "Profile"),
+# and of one `mechdyn eval ... --json` on the five-axis tree, the Panda and the
+# three-loop mechanism.
 #
 #   bash scripts/profile.sh [build-dir]      (default: build; needs mechdyn_profile and mechdyn)
 #
@@ -23,7 +24,7 @@ instructions() {  # total Ir of one command under callgrind
 
 n=2000
 printf '| algorithm | model | instructions per call |\n|---|---|---:|\n'
-for algorithm in rnea crba aba explicit_forward_dynamics; do
+for algorithm in rnea explicit_inverse_dynamics crba aba explicit_forward_dynamics; do
   for model in five_axis_tree panda_like_arm serial_chain_50; do
     base=$(instructions "$profile" "$model" "$algorithm" 0)
     full=$(instructions "$profile" "$model" "$algorithm" "$n")

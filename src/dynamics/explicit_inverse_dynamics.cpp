@@ -24,27 +24,38 @@
 // Backward, u = N … 1 (eq. 17 summed over uL, §3.2.2):
 //   f_{uL} = f_u + Σ_c f_{cL},  τ_{uL} = τ_u + Σ_c (τ_{cL} + r^i_{c|u} × f_{cL})
 //   τ_i = n_uᵀ τ_{uL} (revolute), n_uᵀ f_{uL} (prismatic); s_iᵀ [τ_{uL}; f_{uL}] in general.
-// Revolute joints about ±e_k (RevoluteX/Y/Z) compose the rotation on two columns and get
-// ω̄, ω̄̇ from the parent's through the relative rotation (ω̄ = Q_rᵀ ω̄_{l̄} + φ̇ e_k, 4
-// multiplications instead of 9 for Qᵀ ϕ̇); the world axis at o_l is written out.
-// Cost O(n): 1.19–1.22× RNEA's instructions on the benchmark models (docs/benchmarks.md,
-// "Explicit methods"); the backward pass has no rotation, the forward pass composes Q^i_l
-// and rotates the offset, c̄ and the body-axis torque.
+// Revolute joints about ±e_K (RevoluteX/Y/Z, most robots) take a written-out step: Q^i_l
+// composed on two columns, n_l = ±Q^i_{l̄} e_K (a column, no product), ω̄, ω̄̇ from the
+// parent's through the relative rotation (ω̄ = Q_rᵀ ω̄_{l̄} + φ̇ e_K: 4 multiplications
+// where Qᵀ ϕ̇ takes 9), and the backward projection n_uᵀ τ_{uL} = ±(Q^i_u e_K)ᵀ τ_{uL} (no
+// axis stored). The forward step carries its vectors in pairs (math/vector_pairs.hpp, one
+// SSE2 register per row): (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) move together; (c̄, J ω̄̇ + ω̄ × J ω̄)
+// is rotated by Q in one product; (ϕ̇ × r, ϕ̈ × r), (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and
+// (ϕ̇ × c, ϕ̈ × c) are one cross product each. The sine and cosine come first, so that
+// nothing is live across the libm call.
+// Cost O(n): per body about ±e_K one sine and cosine and ~150 multiplications, most in
+// packed pairs (RNEA: ~100; the world frames cost the composition of Q^i_l and the
+// rotations of r, c̄ and the body-axis torque, which body coordinates avoid); the backward
+// pass has no rotation (one cross product per body). 0.987–0.998× RNEA's instructions on the benchmark models
+// (docs/benchmarks.md, "Explicit methods").
 //
 // explicit_inverse_dynamics_from_kinematics — the same iteration on the kinematics stage
 // (world origin, joint_reactions): the acceleration level at a, then EC eq. (17).
 //
 // Reads: Model, q, v, a (or the velocity stage and a). Writes: data.tau,
-// data.reaction_force (f_{uL}), data.reaction_torque (τ_{uL} about o_u), data.natural_*
-// (natural_rotation, _offset, _motion_axis, _velocity, _acceleration, _body_rates; the
-// kinematics stage and data.mass_matrix are not touched). The _from_kinematics form
-// writes the acceleration level and what joint_reactions_from_kinematics writes.
-// Allocates nothing.
+// data.reaction_force (f_{uL}), data.reaction_torque (τ_{uL} about o_u), data.natural_*:
+// natural_rotation (Q^i_l), natural_offset (r^i_{l|l̄}), the pairs (rows (x_k, y_k))
+// natural_velocity = (ϕ̇, ϕ̈), natural_acceleration = (ṙ, r̈ − g) of o_l and
+// natural_body_rates = (ω̄, ω̄̇), and natural_motion_axis for the kinds other than
+// RevoluteX/Y/Z. The kinematics stage and data.mass_matrix are not touched. The
+// _from_kinematics form writes the acceleration level and what
+// joint_reactions_from_kinematics writes. Allocates nothing.
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 
 #include <type_traits>
 
 #include "../kinematics/kinematics_stage.hpp"
+#include "../math/vector_pairs.hpp"
 #include "../model/joint_dispatch.hpp"
 #include "dynamics_stages.hpp"
 #include "mechdyn/model/checks.hpp"
@@ -59,20 +70,14 @@ struct PrincipalRevolute : std::integral_constant<int, -1> {};
 template <int K>
 struct PrincipalRevolute<joint_kinds::Revolute<K>> : std::integral_constant<int, K> {};
 
-const Vec6 kRest = Vec6::Zero();  // the ground's body rates
-
-/// The joint's world axes at o_l (EC eq. 1): [n; 0] (revolute), [0; n] (prismatic) with n =
-/// Q^i_{l̄} n̄ (= ±Q^i_l e_K about e_K), written out — the kinds' world_axes at the origin
-/// o_l would multiply o × n by zeros — and every other kind's world_axes at the origin.
+/// The joint's world axes at o_l (EC eq. 1) for the kinds other than RevoluteX/Y/Z: [n; 0]
+/// (revolute), [0; n] (prismatic) with n = Q^i_{l̄} n̄, written out — the kinds' world_axes
+/// at the origin o_l would multiply o × n by zeros — and every other kind's world_axes.
 template <class J>
 inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation, const Mat3& rotation,
                                  Vec6* axes) {
-  constexpr int K = PrincipalRevolute<J>::value;
   if constexpr (J::type == JointType::Revolute) {
-    if constexpr (K >= 0)
-      axes[0].template head<3>() = joint.axis[K] * rotation.col(K);
-    else
-      axes[0].template head<3>().noalias() = parent_rotation * joint.axis;
+    axes[0].template head<3>().noalias() = parent_rotation * joint.axis;
     axes[0].template tail<3>().setZero();
   } else if constexpr (J::type == JointType::Prismatic) {
     axes[0].template head<3>().setZero();
@@ -82,105 +87,156 @@ inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation
   }
 }
 
+/// The body's inertial wrench minus gravity about o_l (the summand of eq. 17), from the
+/// world pairs (ϕ̇, ϕ̈), (ṙ, r̈) and the body-axis pair (ω̄, ω̄̇).
+template <class AngularPair, class PointPair, class RatesPair>
+inline void body_wrench(const Body& body, const Mat3& rotation, const AngularPair& angular, const PointPair& point,
+                        const RatesPair& body_rates, Vec3& force, Vec3& torque) {
+  const VectorPair spin = product_pair(body.inertia, body_rates);  // (J ω̄, J ω̄̇)
+  VectorPair local;                                                // (c̄, J ω̄̇ + ω̄ × J ω̄)
+  local.col(0) = body.com;
+  local.col(1) = spin.col(1) + body_rates.col(0).cross(spin.col(0));
+  const VectorPair world = product_pair(rotation, local);          // (c, Q (J ω̄̇ + ω̄ × J ω̄))
+  const Vec3 com = world.col(0);
+  const VectorPair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
+  const Vec3 omega = angular.col(0);
+  VectorPair swapped;                                              // (ϕ̈ × c, ϕ̇ × c)
+  for (int k = 0; k < 3; ++k) swapped.row(k) = arm.row(k).reverse();
+  const VectorPair centre = point + arm + cross_left_pair(omega, swapped);  // (·, r̈ + ϕ̈ × c + ϕ̇ × (ϕ̇ × c))
+  force = body.mass * centre.col(1);
+  torque = world.col(1) + com.cross(force);
+}
+
 /// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
 /// for joint kind J.
 template <class J>
 MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const double* q, const double* v,
-                                   const double* a, const Vec3& gravity_acceleration) {
-  const Body& body = model.bodies[l];
+                                   const double* a) {
+  constexpr int K = PrincipalRevolute<J>::value;
   const Joint& joint = model.joints[l];
+  double cosine = 1.0, sine = 0.0;  // of the joint angle about ±e_K (first: nothing live across the call)
+  if constexpr (K >= 0) {
+    const double angle = q[joint.q_index];
+    cosine = std::cos(angle);
+    sine = std::sin(angle);
+  }
+  const Body& body = model.bodies[l];
   const int parent = body.parent;
-  Mat3 relative_rotation;
-  Vec3 relative_translation;
-  J::relative_pose(joint, q + joint.q_index, relative_rotation, relative_translation);  // eqs. (2)–(3)
   Mat3& rotation = data.natural_rotation[l];
   Vec3& offset = data.natural_offset[l];
-  Vec6& velocity = data.natural_velocity[l];
-  Vec6& acceleration = data.natural_acceleration[l];
   Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
-  Vec3 omega, alpha, point_velocity, point_acceleration;  // of the parent, at o_l
-  if (parent == kGround) {
-    rotation = relative_rotation;
-    offset = relative_translation;
-    world_axes_at_origin<J>(joint, Mat3::Identity(), rotation, axes);  // eq. (1), at o_l
-    omega.setZero();
-    alpha.setZero();
-    point_velocity.setZero();
-    point_acceleration = gravity_acceleration;  // r̈_0 = −g
-  } else {
-    const Mat3& parent_rotation = data.natural_rotation[parent];
-    J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
-    offset.noalias() = parent_rotation * relative_translation;  // eq. (6)
-    world_axes_at_origin<J>(joint, parent_rotation, rotation, axes);
-    const Vec6& parent_velocity = data.natural_velocity[parent];
-    const Vec6& parent_acceleration = data.natural_acceleration[parent];
-    omega = parent_velocity.head<3>();
-    alpha = parent_acceleration.head<3>();
-    const Vec3 arm_velocity = omega.cross(offset);                           // ϕ̇ × r
-    point_velocity = parent_velocity.tail<3>() + arm_velocity;                // eq. (9), the parent's point at o_l
-    point_acceleration = parent_acceleration.tail<3>() + alpha.cross(offset) + omega.cross(arm_velocity);  // eq. (10)
-  }
   const double* rate = v + joint.v_index;
   const double* second = a + joint.v_index;
-  if constexpr (J::type == JointType::Revolute) {
-    const Vec3 n = axes[0].template head<3>();
-    const Vec3 spin = n * rate[0];                                  // n φ̇
-    alpha += omega.cross(spin) + n * second[0];                      // eq. (8)
-    omega += spin;                                                   // eq. (7)
-  } else if constexpr (J::type == JointType::Prismatic) {
-    const Vec3 n = axes[0].template tail<3>();
-    const Vec3 slide = n * rate[0];                                  // n ṙ
-    point_acceleration += 2.0 * omega.cross(slide) + n * second[0];  // eq. (10)
-    point_velocity += slide;                                         // eq. (9)
-  } else if constexpr (J::nv > 0) {
-    // Any other kind through its spatial form at o_l (Ṡ q̇ of J::world_motion): the
-    // spatial linear part is the classical acceleration minus ϕ̇ × ṙ.
-    const Vec6 parent_motion = make_vec6(omega, point_velocity);
-    Vec6 joint_velocity, joint_bias;
-    J::world_motion(joint, axes, rate, parent_motion, Vec3::Zero(), joint_velocity, joint_bias);
-    Vec6 spatial = make_vec6(alpha, point_acceleration - omega.cross(point_velocity)) + joint_bias;
-    for (int k = 0; k < J::nv; ++k) spatial.noalias() += axes[k] * second[k];
-    omega += joint_velocity.template head<3>();
-    point_velocity += joint_velocity.template tail<3>();
-    alpha = spatial.template head<3>();
-    point_acceleration = spatial.template tail<3>() + omega.cross(point_velocity);
-  }
-  velocity.head<3>() = omega;
-  velocity.tail<3>() = point_velocity;
-  acceleration.head<3>() = alpha;
-  acceleration.tail<3>() = point_acceleration;
-
-  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈ in body axes: about ±e_K, from the parent's by the relative
-  // rotation (4 multiplications each: ω̄ = Q_rᵀ ω̄_λ + φ̇ e_K, ω̄̇ = Q_rᵀ ω̄̇_λ + Q_rᵀ ω̄_λ × φ̇ e_K + φ̈ e_K).
-  Vec6& rates = data.natural_body_rates[l];
-  Vec3 body_omega, body_alpha;
-  constexpr int K = PrincipalRevolute<J>::value;
+  Eigen::Map<VectorPair, Eigen::Aligned16> angular = pair_at(data.natural_velocity[l]);  // (ϕ̇, ϕ̈)
+  Eigen::Map<VectorPair, Eigen::Aligned16> point = pair_at(data.natural_acceleration[l]);  // (ṙ, r̈) of o_l
+  Eigen::Map<VectorPair, Eigen::Aligned16> rates = pair_at(data.natural_body_rates[l]);    // (ω̄, ω̄̇)
   if constexpr (K >= 0) {
     constexpr int I = (K + 1) % 3, L = (K + 2) % 3;
-    const Vec6& parent_rates = parent == kGround ? kRest : data.natural_body_rates[parent];
-    body_omega = J::rotate_transpose(relative_rotation, parent_rates.head<3>());
-    body_alpha = J::rotate_transpose(relative_rotation, parent_rates.tail<3>());
-    const double sign = joint.axis[K], rate = sign * v[joint.v_index];
-    body_alpha[I] += body_omega[L] * rate;  // x × e_K = x_L e_I − x_I e_L
-    body_alpha[L] -= body_omega[I] * rate;
-    body_alpha[K] += sign * a[joint.v_index];
-    body_omega[K] += rate;
+    const double sign = joint.axis[K];
+    const double c = cosine, s = sign * sine;
+    const Eigen::RowVector2d joint_rates(sign * rate[0], sign * second[0]);  // (φ̇, φ̈) on e_K
+    if (parent == kGround) {
+      rotation.setZero();
+      rotation(K, K) = 1.0, rotation(I, I) = c, rotation(L, L) = c, rotation(L, I) = s, rotation(I, L) = -s;
+      offset = joint.origin;
+      VectorPair spin = VectorPair::Zero();  // (ϕ̇, ϕ̈) = e_K (φ̇, φ̈) from rest (eqs. 7–8), = (ω̄, ω̄̇) as Q e_K = e_K
+      spin.row(K) = joint_rates;
+      VectorPair root_point;
+      root_point.col(0).setZero();
+      root_point.col(1) = -model.gravity;  // r̈_0 = −g
+      angular = spin;
+      point = root_point;
+      rates = spin;
+      body_wrench(body, rotation, spin, root_point, spin, data.reaction_force[l], data.reaction_torque[l]);
+      return;
+    } else {
+      const Mat3& parent_rotation = data.natural_rotation[parent];
+      rotation.col(I) = c * parent_rotation.col(I) + s * parent_rotation.col(L);  // eq. (4)
+      rotation.col(L) = c * parent_rotation.col(L) - s * parent_rotation.col(I);
+      rotation.col(K) = parent_rotation.col(K);
+      offset.noalias() = parent_rotation * joint.origin;  // eq. (6)
+      const Vec3 n = rotation.col(K);
+      const VectorPair parent_angular = pair_at(data.natural_velocity[parent]);
+      const VectorPair arm = cross_pair(parent_angular, offset);  // (ϕ̇ × r, ϕ̈ × r)
+      const Vec3 omega = parent_angular.col(0);
+      VectorPair lever;
+      lever.col(0) = n;
+      lever.col(1) = arm.col(0);
+      const VectorPair turned = cross_left_pair(omega, lever);  // (ϕ̇ × n, ϕ̇ × (ϕ̇ × r))
+      const Eigen::RowVector2d second_lane(0.0, 1.0), coriolis(0.0, joint_rates[0]);
+      const VectorPair parent_point = pair_at(data.natural_acceleration[parent]);
+      VectorPair world_point, world_angular;
+      for (int k = 0; k < 3; ++k) {
+        world_point.row(k) = parent_point.row(k) + arm.row(k) + turned.row(k).cwiseProduct(second_lane);  // eqs. (9)–(10)
+        world_angular.row(k) = parent_angular.row(k) + n[k] * joint_rates + turned(k, 0) * coriolis;  // eqs. (7)–(8)
+      }
+      point = world_point;
+      angular = world_angular;
+      // (ω̄, ω̄̇) = Q_rᵀ (ω̄_λ, ω̄̇_λ) + e_K (φ̇, φ̈) + (0, Q_rᵀ ω̄_λ × e_K φ̇)
+      VectorPair body_rates = rotate_transpose_pair<K>(c, s, pair_at(data.natural_body_rates[parent]));
+      body_rates.row(I) += body_rates(L, 0) * coriolis;  // x × e_K = x_L e_I − x_I e_L
+      body_rates.row(L) -= body_rates(I, 0) * coriolis;
+      body_rates.row(K) += joint_rates;
+      rates = body_rates;
+      body_wrench(body, rotation, world_angular, world_point, body_rates, data.reaction_force[l],
+                  data.reaction_torque[l]);
+      return;
+    }
   } else {
-    body_omega.noalias() = rotation.transpose() * omega;
-    body_alpha.noalias() = rotation.transpose() * alpha;
+    Mat3 relative_rotation;
+    Vec3 relative_translation;
+    J::relative_pose(joint, q + joint.q_index, relative_rotation, relative_translation);  // eqs. (2)–(3)
+    Vec3 omega, alpha, point_velocity, point_acceleration;  // of the parent, at o_l
+    if (parent == kGround) {
+      rotation = relative_rotation;
+      offset = relative_translation;
+      world_axes_at_origin<J>(joint, Mat3::Identity(), rotation, axes);  // eq. (1), at o_l
+      omega.setZero();
+      alpha.setZero();
+      point_velocity.setZero();
+      point_acceleration = -model.gravity;  // r̈_0 = −g
+    } else {
+      const Mat3& parent_rotation = data.natural_rotation[parent];
+      J::compose(parent_rotation, relative_rotation, rotation);   // eq. (4)
+      offset.noalias() = parent_rotation * relative_translation;  // eq. (6)
+      world_axes_at_origin<J>(joint, parent_rotation, rotation, axes);
+      const VectorPair parent_angular = pair_at(data.natural_velocity[parent]);
+      const VectorPair parent_point = pair_at(data.natural_acceleration[parent]);
+      omega = parent_angular.col(0);
+      alpha = parent_angular.col(1);
+      const Vec3 arm_velocity = omega.cross(offset);                           // ϕ̇ × r
+      point_velocity = parent_point.col(0) + arm_velocity;                      // eq. (9), the parent's point at o_l
+      point_acceleration = parent_point.col(1) + alpha.cross(offset) + omega.cross(arm_velocity);  // eq. (10)
+    }
+    if constexpr (J::type == JointType::Revolute) {
+      const Vec3 n = axes[0].template head<3>();
+      const Vec3 spin = n * rate[0];                                  // n φ̇
+      alpha += omega.cross(spin) + n * second[0];                      // eq. (8)
+      omega += spin;                                                   // eq. (7)
+    } else if constexpr (J::type == JointType::Prismatic) {
+      const Vec3 n = axes[0].template tail<3>();
+      const Vec3 slide = n * rate[0];                                  // n ṙ
+      point_acceleration += 2.0 * omega.cross(slide) + n * second[0];  // eq. (10)
+      point_velocity += slide;                                         // eq. (9)
+    } else if constexpr (J::nv > 0) {
+      // Any other kind through its spatial form at o_l (Ṡ q̇ of J::world_motion): the
+      // spatial linear part is the classical acceleration minus ϕ̇ × ṙ.
+      const Vec6 parent_motion = make_vec6(omega, point_velocity);
+      Vec6 joint_velocity, joint_bias;
+      J::world_motion(joint, axes, rate, parent_motion, Vec3::Zero(), joint_velocity, joint_bias);
+      Vec6 spatial = make_vec6(alpha, point_acceleration - omega.cross(point_velocity)) + joint_bias;
+      for (int k = 0; k < J::nv; ++k) spatial.noalias() += axes[k] * second[k];
+      omega += joint_velocity.template head<3>();
+      point_velocity += joint_velocity.template tail<3>();
+      alpha = spatial.template head<3>();
+      point_acceleration = spatial.template tail<3>() + omega.cross(point_velocity);
+    }
+    angular << omega, alpha;
+    point << point_velocity, point_acceleration;
+    rates.col(0).noalias() = rotation.transpose() * omega;  // ω̄ = Qᵀ ϕ̇, ω̄̇ = Qᵀ ϕ̈
+    rates.col(1).noalias() = rotation.transpose() * alpha;
   }
-  rates.head<3>() = body_omega;
-  rates.tail<3>() = body_alpha;
-
-  // The body's inertial wrench minus gravity about o_l (the summand of eq. 17).
-  const Vec3 com = rotation * body.com;
-  const Vec3 force = body.mass * (point_acceleration + alpha.cross(com) + omega.cross(omega.cross(com)));
-  Vec3 body_torque = body.inertia * body_alpha;
-  body_torque += body_omega.cross(body.inertia * body_omega);  // J ω̄̇ + ω̄ × J ω̄
-  Vec3& torque = data.reaction_torque[l];
-  torque.noalias() = rotation * body_torque;
-  torque += com.cross(force);
-  data.reaction_force[l] = force;
+  body_wrench(body, rotation, angular, point, rates, data.reaction_force[l], data.reaction_torque[l]);
 }
 
 /// The backward step of body u (eq. 17, §3.2.2): project the subtree's resultant on the
@@ -192,7 +248,10 @@ inline void backward_body(const Model& model, Data& data, int u) {
   const Vec3& torque = data.reaction_torque[u];
   const Vec6* axes = data.natural_motion_axis.data() + joint.v_index;
   double* tau = data.tau.data() + joint.v_index;
-  if constexpr (J::type == JointType::Revolute)
+  constexpr int K = PrincipalRevolute<J>::value;
+  if constexpr (K >= 0)
+    tau[0] = joint.axis[K] * data.natural_rotation[u].col(K).dot(torque);  // n_uᵀ τ_{uL}, n_u = ±Q e_K
+  else if constexpr (J::type == JointType::Revolute)
     tau[0] = axes[0].template head<3>().dot(torque);  // n_uᵀ τ_{uL}
   else if constexpr (J::type == JointType::Prismatic)
     tau[0] = axes[0].template tail<3>().dot(force);  // n_uᵀ f_{uL}
@@ -213,11 +272,10 @@ const VecX& explicit_inverse_dynamics(const Model& model, Data& data, const Eige
   const double* qs = q.data();
   const double* vs = v.data();
   const double* as = a.data();
-  const Vec3 gravity_acceleration = -model.gravity;
   const int n = model.num_bodies();
   for (int l = 0; l < n; ++l)
     visit_joint_kind(model.joints[l].kind, [&](auto kind) {
-      forward_body<decltype(kind)>(model, data, l, qs, vs, as, gravity_acceleration);
+      forward_body<decltype(kind)>(model, data, l, qs, vs, as);
     });
   for (int u = n - 1; u >= 0; --u)
     visit_joint_kind(model.joints[u].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, u); });

@@ -141,6 +141,73 @@ TEST(ExplicitFast, ReactionsEqualRneaForcesAndJointReactions) {
               worst_rnea, worst_stage);
 }
 
+// Roots turned about ±e_k (the principal root step, which starts the pairs (ϕ̇, ϕ̈),
+// (ṙ, r̈), (ω̄, ω̄̇) from rest) and principal joints of either sign under parents of every
+// kind (a spherical or free parent's pairs read by a principal child, and the reverse).
+// τ against RNEA and M a + h, the reactions against RNEA's f_i rotated to the world.
+// Catches: the sign of the axis dropped in the backward projection ±Q e_K or in the
+// joint rates (φ̇, φ̈) of either step, the root step forgetting −g or ϕ̇ × n terms, a
+// lane of a pair (velocity or acceleration) read for the other by the next kind.
+TEST(ExplicitFast, PrincipalRootsOfEitherSignUnderAndOverEveryKind) {
+  double worst = 0.0;
+  int roots_seen = 0, principal_under_ball = 0, multi_under_principal = 0;  // the cases this test is for
+  for (unsigned seed = 1; seed <= 24; ++seed) {
+    Model model = testing::random_tree(700 + seed, {14});
+    for (int i = 0; i < model.num_bodies(); ++i) {
+      Joint& joint = model.joints[i];
+      const double sign = (i + seed) % 2 == 0 ? 1.0 : -1.0;
+      if (i % 5 == 0) {  // a root about ±e_k
+        model.bodies[i].parent = kGround;
+        joint.type = JointType::Revolute;
+        joint.axis = sign * Vec3::Unit((i / 5 + seed) % 3);
+      } else if (i % 3 == 1 && (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)) {
+        joint.axis = sign * Vec3::Unit((i + seed) % 3);
+      }
+    }
+    finalize_model(model, model.name + "_principal_roots");
+    const auto principal = [&](int i) {
+      const JointKind kind = model.joints[i].kind;
+      return kind == JointKind::RevoluteX || kind == JointKind::RevoluteY || kind == JointKind::RevoluteZ;
+    };
+    for (int i = 0; i < model.num_bodies(); ++i) {
+      const int parent = model.bodies[i].parent;
+      if (parent == kGround) {
+        roots_seen += principal(i) && model.joints[i].axis.sum() < 0.0;
+      } else if (model.joints[parent].type == JointType::Spherical || model.joints[parent].type == JointType::Free) {
+        principal_under_ball += principal(i);
+      } else if (principal(parent) && model.joints[i].nv >= 2) {
+        multi_under_principal += 1;
+      }
+    }
+    const Case c = make_case(model, 17 + seed);
+    Data data(model), reference(model);
+    const VecX tau = explicit_inverse_dynamics(model, data, c.q, c.v, c.a);
+    const VecX tau_rnea = rnea(model, reference, c.q, c.v, c.a);
+    const MatX mass = crba(model, reference, c.q);
+    const VecX bias = rnea(model, reference, c.q, c.v, VecX::Zero(model.nv));
+    const double scale = std::max(1.0, max_abs(tau_rnea));
+    EXPECT_LT(max_abs(tau - tau_rnea) / scale, 1e-12) << model.name;
+    EXPECT_LT(max_abs(tau - (mass * c.a + bias)) / scale, 1e-12) << model.name;
+    worst = std::max(worst, max_abs(tau - tau_rnea) / scale);
+    rnea(model, reference, c.q, c.v, c.a);
+    forward_kinematics(model, reference, c.q);
+    for (int l = 0; l < model.num_bodies(); ++l) {
+      const Mat3& rotation = reference.rotation[l];
+      const double force_scale = std::max(1.0, reference.body_force[l].norm());
+      EXPECT_LT((data.reaction_torque[l] - rotation * reference.body_force[l].head<3>()).norm() / force_scale, 1e-12)
+          << model.name << " body " << l;
+      EXPECT_LT((data.reaction_force[l] - rotation * reference.body_force[l].tail<3>()).norm() / force_scale, 1e-12)
+          << model.name << " body " << l;
+    }
+  }
+  EXPECT_GT(roots_seen, 10) << "roots about −e_k";
+  EXPECT_GT(principal_under_ball, 3) << "principal joints under spherical or free joints";
+  EXPECT_GT(multi_under_principal, 3) << "joints of several coordinates under principal joints";
+  std::printf("[ info ] principal roots of either sign (%d about −e_k; %d principal under ball joints, %d multi-axis "
+              "under principal): max relative |τ − τ_RNEA| %.3g\n",
+              roots_seen, principal_under_ball, multi_under_principal, worst);
+}
+
 // The stage form (velocity stage, then a) gives the same τ and reactions.
 // Catches: the _from_kinematics form left on M a + h with a stale M, or reading a stage
 // of the wrong level.

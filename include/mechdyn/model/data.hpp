@@ -113,11 +113,11 @@ struct Data {
   // quantities at its own frame origin o_l (on its joint axis). Not the kinematics stage.
   std::vector<Mat3> natural_rotation;         // Q^i_l: body frame → world (EC eq. 4)
   std::vector<Vec3> natural_offset;           // i|r^{l̄}_l = o_l − o_{l̄}, world components (EC eq. 6)
-  AlignedVector<Vec6> natural_motion_axis;    // per velocity coordinate: [n; 0] or [0; n] at o_l (world)
-  AlignedVector<Vec6> natural_velocity;       // [ϕ̇^i_l; ṙ^i_l]: angular velocity, velocity of o_l (EC eqs. 7, 9)
-  AlignedVector<Vec6> natural_acceleration;   // [ϕ̈^i_l; r̈^i_l − g]: angular acceleration, acceleration of o_l
-                                              // minus gravity (EC eqs. 8, 10; classical, not spatial)
-  AlignedVector<Vec6> natural_body_rates;     // [Qᵀ ϕ̇; Qᵀ ϕ̈]: angular velocity and acceleration in body axes
+  AlignedVector<Vec6> natural_motion_axis;    // per velocity coordinate: [n; 0] or [0; n] at o_l (not RevoluteX/Y/Z)
+  AlignedVector<Vec6> natural_velocity;       // pair (ϕ̇^i_l, ϕ̈^i_l) by rows (x_k, y_k), src/math/vector_pairs.hpp; EC eqs. 7, 8
+  AlignedVector<Vec6> natural_acceleration;   // pair (ṙ^i_l, r̈^i_l − g) of o_l by rows: velocity, acceleration minus
+                                              // gravity (EC eqs. 9, 10; classical, not spatial)
+  AlignedVector<Vec6> natural_body_rates;     // pair (Qᵀ ϕ̇, Qᵀ ϕ̈) by rows: angular velocity, acceleration, body axes
 
   // ---- scratch of the recursive algorithms ----------------------------------
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
