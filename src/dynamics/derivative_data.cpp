@@ -51,6 +51,7 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
   composite_coriolis_vector.assign(n, Vec3::Zero());
   composite_axis_force.assign(static_cast<std::size_t>(size), Vec6::Zero());
   composite_axis_coriolis.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  solve_rows = RowMatrix::Zero(size, 3 * size);
 }
 
 }  // namespace mechdyn

@@ -18,6 +18,8 @@
 namespace mechdyn {
 
 struct DerivativeData {
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
   /// `with_reactions`: also the 6n × nv derivatives of the joint reactions
   /// (dynamics/joint_reaction_derivatives.hpp), which rnea_derivatives then fills as well.
   explicit DerivativeData(const Model& model, bool with_reactions = false);
@@ -56,6 +58,7 @@ struct DerivativeData {
   std::vector<Vec3> composite_coriolis_vector;   // c^c_i
   AlignedVector<Vec6> composite_axis_force;      // per coordinate k: f_k = I^c s_k
   AlignedVector<Vec6> composite_axis_coriolis;   // per coordinate k: u_k = B^c s_k − s_k ×* H^c
+  RowMatrix solve_rows;                          // nv × 3 nv: aba_derivatives' right-hand sides, solved row by row
 
   int num_bodies = 0;  // of the Model this was made from (checked by the algorithms)
   int nv = 0;
