@@ -59,7 +59,7 @@ using detail::point_velocity;
 /// of body i the rows f_k = I^c_i s_k and u_k = B^c_i s_k − s_k ×* H^c_i. With V = [ω; u],
 /// I = [[J, h̃], [−h̃, m]], B = [[P, c̃], [−c̃, 0]] with P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) +
 /// 2 (u·h) 1 and c = ω × h + m u.
-void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration) {
+__attribute__((flatten)) void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
     const SpatialInertia inertia =
@@ -111,7 +111,7 @@ void forces_and_composites(const Model& model, const Data& data, DerivativeData&
 }
 
 /// ΔF = I^c α + B^c β + β ×* H^c (eq. D12) with the composites of body u.
-Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& alpha, const Vec6& beta) {
+inline __attribute__((always_inline)) Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& alpha, const Vec6& beta) {
   const Vec3& c = work.composite_coriolis_vector[u];
   const Vec6& momentum = work.composite_momentum[u];
   const Vec3 w = beta.head<3>(), t = beta.tail<3>();
@@ -125,17 +125,24 @@ Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& alpha, c
 /// Column j in the fast form from the pair (α, β) of ∂/∂q_j and (α_v, s_j) of ∂/∂v_j
 /// (eq. D12'): the rows of the subtree of b by dot products, b's own axes' Δs_kᵀ F_b
 /// (multi-axis joints; `own_axes`), the reactions and the rows above b from ΔF_b.
-void rigid_column(const Model& model, const Data& data, DerivativeData& work, int moved, int j, const Vec6& alpha_q,
-                  const Vec6& beta_q, const Vec6& alpha_v, bool own_axes) {
+inline __attribute__((always_inline)) void rigid_column(const Model& model, const Data& data, DerivativeData& work,
+                                                        int moved, int j, const Vec6& alpha_q, const Vec6& beta_q,
+                                                        const Vec6& alpha_v, bool own_axes) {
   const Vec6& twist = data.motion_axis[j];
+  const auto row = [&](int k) {
+    const Vec6& f = work.composite_axis_force[k];
+    const Vec6& u = work.composite_axis_coriolis[k];
+    work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
+    work.dtau_dv(k, j) = f.dot(alpha_v) + u.dot(twist);
+  };
   const SubtreeIndex::Range subtree = model.subtree[moved];
-  for (const int i : subtree) {
-    const Joint& joint = model.joints[i];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-      const Vec6& f = work.composite_axis_force[k];
-      const Vec6& u = work.composite_axis_coriolis[k];
-      work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
-      work.dtau_dv(k, j) = f.dot(alpha_v) + u.dot(twist);
+  const int end = work.subtree_dof_end[static_cast<std::size_t>(moved)];
+  if (end >= 0) {  // the subtree's coordinates are one range (depth-first numbering: every chain)
+    for (int k = model.joints[moved].v_index; k < end; ++k) row(k);
+  } else {
+    for (const int i : subtree) {
+      const Joint& joint = model.joints[i];
+      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) row(k);
     }
   }
   if (own_axes) {
@@ -162,7 +169,7 @@ void rigid_column(const Model& model, const Data& data, DerivativeData& work, in
 /// prismatic): Δs_j = −s_j × s_j = 0, so ΔV_b = V_λ × s_j = β, ΔA_b = A^g_λ × s_j + v_j β × s_j,
 /// and α = ΔA_b − β × V_b = A^g_λ × s_j + V_λ × β (V_b = V_λ + s_j v_j); for ∂/∂v_j,
 /// ∂A_b/∂v_j = ṡ_j = V_λ × s_j and α_v = ṡ_j − s_j × V_b = 2 β (eq. D16).
-void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
+__attribute__((flatten)) void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
                                const Vec6& base_acceleration) {
   const Vec6& twist = data.motion_axis[j];
   const int parent = model.bodies[moved].parent;
@@ -203,12 +210,11 @@ void detail::columns_above(const Model& model, const Data& data, DerivativeData&
     for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent)
       reaction_column(data, work, u, j, force_change, force_derivative, Vec3::Zero());
   }
-  for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent) {
-    const Joint& joint = model.joints[u];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-      work.dtau_dq(k, j) = data.motion_axis[k].dot(force_change);
-      work.dtau_dv(k, j) = data.motion_axis[k].dot(force_derivative);
-    }
+  // every coordinate above b: the expanded parent array from b's first coordinate
+  for (int k = model.dof_parent[static_cast<std::size_t>(model.joints[moved].v_index)]; k != -1;
+       k = model.dof_parent[static_cast<std::size_t>(k)]) {
+    work.dtau_dq(k, j) = data.motion_axis[k].dot(force_change);
+    work.dtau_dv(k, j) = data.motion_axis[k].dot(force_derivative);
   }
 }
 

@@ -50,6 +50,8 @@ struct DerivativeData {
   AlignedVector<Vec6> force_velocity_derivative;         // ∂F_i/∂v_j, eq. (D9) (subtree sums)
   AlignedVector<Vec6> axis_variation;            // per velocity coordinate k: Δs_k = ∂s_k/∂q_j − s_j × s_k, eq. (D5)
   // the fast form (eqs. D11–D12), subtree composites:
+  std::vector<int> subtree_dof_end;             // per body b: when the velocity coordinates of b's subtree are the
+                                                 // range [v_index(b), end) (bodies numbered depth first), end; else −1
   std::vector<char> rigid_below;                 // per body: 1 when no joint strictly below it has a world-direction or
                                                  // world axis (spherical, free), so the fast form applies
   std::vector<SpatialInertia> composite_inertia; // I^c_i = Σ_{l∈subtree i} I_l
