@@ -169,21 +169,72 @@ inline __attribute__((always_inline)) void rigid_column(const Model& model, cons
 /// prismatic): Δs_j = −s_j × s_j = 0, so ΔV_b = V_λ × s_j = β, ΔA_b = A^g_λ × s_j + v_j β × s_j,
 /// and α = ΔA_b − β × V_b = A^g_λ × s_j + V_λ × β (V_b = V_λ + s_j v_j); for ∂/∂v_j,
 /// ∂A_b/∂v_j = ṡ_j = V_λ × s_j and α_v = ṡ_j − s_j × V_b = 2 β (eq. D16).
-__attribute__((flatten)) void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
-                               const Vec6& base_acceleration) {
+__attribute__((flatten)) void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work,
+                                                        int moved, int j, const Vec6& base_acceleration) {
   const Vec6& twist = data.motion_axis[j];
+  const Vec3 w = twist.head<3>(), t = twist.tail<3>();  // s_j = [w; t]
   const int parent = model.bodies[moved].parent;
-  Vec6 alpha_q, beta_q;
+  Vec3 beta_w, beta_t, alpha_w, alpha_t;
   if (parent == kGround) {  // V_λ = 0, A^g_λ = [0; −g]
-    beta_q.setZero();
-    alpha_q = cross_motion(base_acceleration, twist);
+    beta_w.setZero();
+    beta_t.setZero();
+    alpha_w.setZero();
+    alpha_t = Vec3(base_acceleration.tail<3>()).cross(w);
   } else {
-    const Vec6& parent_velocity = data.velocity[parent];
-    beta_q = cross_motion(parent_velocity, twist);
-    alpha_q = cross_motion(Vec6(data.acceleration[parent] + base_acceleration), twist) +
-              cross_motion(parent_velocity, beta_q);
+    const Vec3 omega = data.velocity[parent].head<3>(), velocity = data.velocity[parent].tail<3>();
+    const Vec6 acceleration = data.acceleration[parent] + base_acceleration;
+    const Vec3 spin = acceleration.head<3>(), linear = acceleration.tail<3>();
+    beta_w = omega.cross(w);                                         // β = V_λ × s_j
+    beta_t = omega.cross(t) + velocity.cross(w);
+    alpha_w = spin.cross(w) + omega.cross(beta_w);                   // α = A^g_λ × s_j + V_λ × β
+    alpha_t = spin.cross(t) + linear.cross(w) + omega.cross(beta_t) + velocity.cross(beta_w);
   }
-  rigid_column(model, data, work, moved, j, alpha_q, beta_q, 2.0 * beta_q, false);
+  Vec6 alpha_q, beta_q;
+  alpha_q << alpha_w, alpha_t;
+  beta_q << beta_w, beta_t;
+  if (work.with_reactions) {  // the reaction columns need ΔF of every body below: the general column
+    rigid_column(model, data, work, moved, j, alpha_q, beta_q, 2.0 * beta_q, false);
+    return;
+  }
+  const Vec6 double_beta = 2.0 * beta_q;  // α_v = 2β, β_v = s_j (eq. D16)
+  const auto row = [&](int k) {           // eq. (D12')
+    const Vec6& f = work.composite_axis_force[k];
+    const Vec6& u = work.composite_axis_coriolis[k];
+    work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
+    work.dtau_dv(k, j) = f.dot(double_beta) + u.dot(twist);
+  };
+  const int end = work.subtree_dof_end[static_cast<std::size_t>(moved)];
+  if (end >= 0) {  // the subtree's coordinates are one range (depth-first numbering: every chain)
+    for (int k = j; k < end; ++k) row(k);
+  } else {
+    for (const int i : model.subtree[moved]) {
+      const Joint& joint = model.joints[i];
+      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) row(k);
+    }
+  }
+  if (parent == kGround) return;  // no rows above a root
+  // ∂F_b/∂q_j = s_j ×* F_b + I^c α + B^c β + β ×* H^c and ∂F_b/∂v_j = I^c (2β) + B^c s_j + s_j ×* H^c
+  // (eq. D12, b's composites: I^c = [[J, h̃], [−h̃, m]], B^c = [[P, c̃], [−c̃, 0]], H^c = [H_n; H_f]),
+  // written out in 3-vectors.
+  const SpatialInertia& inertia = work.composite_inertia[moved];
+  const Mat3& block = work.composite_coriolis_block[moved];
+  const Vec3& c = work.composite_coriolis_vector[moved];
+  const Vec3& h = inertia.first_moment;
+  const Vec3 momentum_n = work.composite_momentum[moved].head<3>(), momentum_f = work.composite_momentum[moved].tail<3>();
+  const Vec3 force_n = work.transmitted_force[moved].head<3>(), force_f = work.transmitted_force[moved].tail<3>();
+  Vec6 change, derivative;
+  change.head<3>().noalias() = inertia.rotational * alpha_w + block * beta_w;
+  change.head<3>() += h.cross(alpha_t) + c.cross(beta_t) + beta_w.cross(momentum_n) + beta_t.cross(momentum_f) +
+                      w.cross(force_n) + t.cross(force_f);
+  change.tail<3>() = inertia.mass * alpha_t - h.cross(alpha_w) - c.cross(beta_w) + beta_w.cross(momentum_f) +
+                     w.cross(force_f);
+  derivative.head<3>().noalias() = 2.0 * (inertia.rotational * beta_w) + block * w;
+  derivative.head<3>() += 2.0 * h.cross(beta_t) + c.cross(t) + w.cross(momentum_n) + t.cross(momentum_f);
+  derivative.tail<3>() = 2.0 * (inertia.mass * beta_t - h.cross(beta_w)) - c.cross(w) + w.cross(momentum_f);
+  for (int k = model.dof_parent[static_cast<std::size_t>(j)]; k != -1; k = model.dof_parent[static_cast<std::size_t>(k)]) {
+    work.dtau_dq(k, j) = data.motion_axis[k].dot(change);  // eq. (D8), rows above b
+    work.dtau_dv(k, j) = data.motion_axis[k].dot(derivative);
+  }
 }
 
 /// Fast form for any other joint whose subtree carries its axes rigidly: ΔV_b, ΔA_b and
