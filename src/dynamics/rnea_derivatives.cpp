@@ -192,10 +192,6 @@ __attribute__((flatten)) void differentiate_single_axis(const Model& model, cons
   Vec6 alpha_q, beta_q;
   alpha_q << alpha_w, alpha_t;
   beta_q << beta_w, beta_t;
-  if (work.with_reactions) {  // the reaction columns need ΔF of every body below: the general column
-    rigid_column(model, data, work, moved, j, alpha_q, beta_q, 2.0 * beta_q, false);
-    return;
-  }
   const Vec6 double_beta = 2.0 * beta_q;  // α_v = 2β, β_v = s_j (eq. D16)
   const auto row = [&](int k) {           // eq. (D12')
     const Vec6& f = work.composite_axis_force[k];
@@ -212,7 +208,7 @@ __attribute__((flatten)) void differentiate_single_axis(const Model& model, cons
       for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) row(k);
     }
   }
-  if (parent == kGround) return;  // no rows above a root
+  if (parent == kGround && !work.with_reactions) return;  // no rows above a root
   // ∂F_b/∂q_j = s_j ×* F_b + I^c α + B^c β + β ×* H^c and ∂F_b/∂v_j = I^c (2β) + B^c s_j + s_j ×* H^c
   // (eq. D12, b's composites: I^c = [[J, h̃], [−h̃, m]], B^c = [[P, c̃], [−c̃, 0]], H^c = [H_n; H_f]),
   // written out in 3-vectors.
@@ -231,10 +227,18 @@ __attribute__((flatten)) void differentiate_single_axis(const Model& model, cons
   derivative.head<3>().noalias() = 2.0 * (inertia.rotational * beta_w) + block * w;
   derivative.head<3>() += 2.0 * h.cross(beta_t) + c.cross(t) + w.cross(momentum_n) + t.cross(momentum_f);
   derivative.tail<3>() = 2.0 * (inertia.mass * beta_t - h.cross(beta_w)) - c.cross(w) + w.cross(momentum_f);
-  for (int k = model.dof_parent[static_cast<std::size_t>(j)]; k != -1; k = model.dof_parent[static_cast<std::size_t>(k)]) {
-    work.dtau_dq(k, j) = data.motion_axis[k].dot(change);  // eq. (D8), rows above b
-    work.dtau_dv(k, j) = data.motion_axis[k].dot(derivative);
+  if (work.with_reactions) {  // eq. (D13) with the composites of each joint below b
+    const SubtreeIndex::Range subtree = model.subtree[moved];
+    for (std::size_t r = 1; r < subtree.size(); ++r) {
+      const int i = subtree[r];
+      detail::reaction_column(
+          data, work, i, j, cross_force(twist, work.transmitted_force[i]) + composite_variation(work, i, alpha_q, beta_q),
+          composite_variation(work, i, double_beta, twist), point_velocity(twist, data.position[i]));
+    }
   }
+  // eq. (D8), rows above b (and the reactions of b and above): the same numbers with or
+  // without reactions, so that eval (with them) and the library (without) agree to the bit
+  detail::columns_above(model, data, work, moved, j, change, derivative);
 }
 
 /// Fast form for any other joint whose subtree carries its axes rigidly: ΔV_b, ΔA_b and
