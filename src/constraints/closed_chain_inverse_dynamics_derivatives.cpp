@@ -1,5 +1,5 @@
 // Derivatives of closed-chain inverse dynamics with respect to the actuated coordinates
-// (docs/derivatives.md eqs. D16–D21). See the header for the equations, what is
+// (docs/derivatives.md eqs. D17–D22). See the header for the equations, what is
 // analytical and what is a directional centred difference of the closure kinematics.
 //
 // Reads: Model, q, v, a (actuated parts), data.external_wrench (must be zero).
@@ -47,7 +47,7 @@ void passive_solve(Data& data, const VecX& r, VecX& passive_scratch, VecX& x, do
 }
 
 // ∂(J̇v)/∂v · u into `out` by polarisation: J̇v = c(q, v) is a quadratic form in v, so
-// c(v + s u) − c(v − s u) = 2 s ∂c/∂v · u exactly (eq. D19); s scales s u to |v|.
+// c(v + s u) − c(v − s u) = 2 s ∂c/∂v · u exactly (eq. D20); s scales s u to |v|.
 void bias_velocity_derivative(const Model& model, Data& data, ClosedChainDerivativeData& work,
                               const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v, const VecX& u,
                               VecX& out) {
@@ -128,7 +128,7 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
   for (Eigen::Index c = 0; c < na; ++c) work.tau[c] = data.tau[work.coordinates[c]];
   work.multiplier = data.loop_multiplier;
 
-  // G = ∂q/∂q_a (D16): J at q, J_p factorised; redundant actuation shows as J G ≠ 0.
+  // G = ∂q/∂q_a (D17): J at q, J_p factorised; redundant actuation shows as J G ≠ 0.
   loop_closure(model, data, q);
   if (np > 0 && !factor_passive_jacobian(model, data, tolerance))
     throw SolverError(std::string(kFunction) + ": singular configuration: the passive coordinates are not determined "
@@ -154,10 +154,10 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
   work.mass = crba(model, data, q);
   rnea_derivatives(model, data, work.tree, q, v, a);
   work.mass_map.noalias() = work.mass * work.coordinate_map;
-  work.dtau_da.noalias() = work.coordinate_map.transpose() * work.mass_map;  // (D18)
+  work.dtau_da.noalias() = work.coordinate_map.transpose() * work.mass_map;  // (D19)
 
   for (Eigen::Index c = 0; c < na; ++c) {
-    // ---- ∂/∂v_a (D19): u = G e_c, δa = −K ∂(J̇v)/∂v u -------------------------------
+    // ---- ∂/∂v_a (D20): u = G e_c, δa = −K ∂(J̇v)/∂v u -------------------------------
     work.tangent = work.coordinate_map.col(c);
     bias_velocity_derivative(model, data, work, q, v, work.tangent, work.bias_velocity);
     work.row_scratch = -work.bias_velocity;
@@ -166,7 +166,7 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
     work.tree_change.noalias() += work.mass * work.acceleration_change;
     work.dtau_dv.col(c).noalias() = work.coordinate_map.transpose() * work.tree_change;
 
-    // ---- ∂/∂q_a (D20, D21): w = G e_c -----------------------------------------------
+    // ---- ∂/∂q_a (D21, D22): w = G e_c -----------------------------------------------
     const double h = kClosureStep / std::max(1.0, work.tangent.lpNorm<Eigen::Infinity>());
     loop_closure(model, data, q);  // the stage at q, for q ⊕ ±h w
     work.q_plus = q;
@@ -192,7 +192,7 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
     work.row_scratch -= work.bias_direction;
     work.row_scratch -= work.bias_velocity;
     passive_solve(data, work.row_scratch, work.passive_scratch, work.acceleration_change, tolerance);
-    // δτ_tree − (∂J/∂q·w)ᵀ λ, then Gᵀ (D20)
+    // δτ_tree − (∂J/∂q·w)ᵀ λ, then Gᵀ (D21)
     work.tree_change.noalias() = work.tree.dtau_dq * work.tangent;
     work.tree_change.noalias() += work.tree.dtau_dv * work.velocity_change;
     work.tree_change.noalias() += work.mass * work.acceleration_change;

@@ -33,6 +33,23 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
   acceleration_velocity_derivative.assign(n, Vec6::Zero());
   force_velocity_derivative.assign(n, Vec6::Zero());
   axis_variation.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  subtree_dof_end.assign(n, -1);
+  for (std::size_t b = 0; b < n; ++b) {  // contiguous when every coordinate of the subtree lies in the range
+    const int first = model.joints[b].v_index;
+    int count = 0;
+    bool inside = true;
+    for (const int i : model.subtree[static_cast<int>(b)]) {
+      const Joint& joint = model.joints[static_cast<std::size_t>(i)];
+      count += joint.nv;
+      inside &= joint.nv == 0 || joint.v_index >= first;
+    }
+    bool contiguous = inside;
+    for (const int i : model.subtree[static_cast<int>(b)]) {
+      const Joint& joint = model.joints[static_cast<std::size_t>(i)];
+      contiguous &= joint.nv == 0 || joint.v_index + joint.nv <= first + count;
+    }
+    if (contiguous) subtree_dof_end[b] = first + count;
+  }
   rigid_below.assign(n, 1);
   for (std::size_t i = 0; i < n; ++i) {  // a world-direction or world axis makes every strict ancestor non-rigid
     const Joint& joint = model.joints[i];
@@ -51,6 +68,7 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
   composite_coriolis_vector.assign(n, Vec3::Zero());
   composite_axis_force.assign(static_cast<std::size_t>(size), Vec6::Zero());
   composite_axis_coriolis.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  solve_rows = RowMatrix::Zero(size, 3 * size);
 }
 
 }  // namespace mechdyn

@@ -9,28 +9,22 @@
 //   V_i = V_λ + Σ_k s_k v_k,  A^g_i = A^g_λ + Σ_k (s_k a_k + ṡ_k v_k),  A^g_0 = [0; −g]
 //   f_i = I_i A^g_i + V_i ×* I_i V_i,  F_i = f_i + Σ_children F_c,  τ_k = s_kᵀ F_{body(k)}
 // A tangent perturbation q ⊕ ε e_j moves the subtree of j's body b rigidly by the twist
-// s_j (every joint's configuration is relative to its parent), so every body quantity
-// there varies as s_j × (motion) or s_j ×* (force) plus a remainder Δ (derivatives.md
-// eqs. D3–D8):
-//   ΔV_b = −s_j × V_λ(b) + Σ Δs_k v_k,         ΔV_i = ΔV_λ + Σ Δs_k v_k
-//   ΔA_b = −s_j × A^g_λ(b) + Σ (Δs_k a_k + Δṡ_k v_k),  ΔA_i = ΔA_λ + Σ (…)
-//   Δf_i = I_i ΔA_i + ΔV_i ×* I_i V_i + V_i ×* I_i ΔV_i,   ΔF_i = Σ_subtree Δf
-//   ∂τ_k/∂q_j = s_kᵀ ΔF_{body(k)} + Δs_kᵀ F_{body(k)}     k in the subtree of b
-//   ∂τ_k/∂q_j = s_kᵀ (s_j ×* F_b + ΔF_b)                  k above b
-// with Δs_k = ∂s_k/∂q_j − s_j × s_k, zero for an axis carried by a body of the subtree;
-// per carrier (model/joint.hpp, AxisCarrier) in eq. (D5). ∂/∂v_j: V varies by s_j on the
-// subtree, A by the ∂ṡ_k/∂v_j v_k and ṡ_j, and ∂τ/∂v follows the same backward sums (D9).
-// Two forms per coordinate j (docs/derivatives.md): the general one propagates ΔV, ΔA
-// body by body over the subtree (any joints); the fast one (eqs. D11–D12, the RSS 2018
-// composite structure) applies when every axis strictly below b is carried rigidly by a
-// body (no spherical or free joint deeper in the subtree): ΔV is then one β and ΔA one
-// α + β × (V_i − V_b) on the whole subtree, so ΔF_k = I^c_k α + B^c_k β + β ×* H^c_k with
-// subtree composites formed once, and each entry of the column is two 6-vector dot
-// products. With DerivativeData::with_reactions, also the joint reactions' columns (eq.
-// D13, src/dynamics/joint_reaction_derivatives.cpp).
+// s_j, so every body quantity there varies as s_j × (motion) or s_j ×* (force) plus a
+// remainder Δ (eqs. D3–D8). This file holds the force pass and the fast form (eqs.
+// D11–D12, the RSS 2018 composite structure), which applies when every axis strictly below
+// b is carried rigidly by a body (no spherical or free joint deeper in the subtree): the
+// remainder is then one pair (α, β) for the whole subtree, ΔF_k = I^c_k α + B^c_k β +
+// β ×* H^c_k with subtree composites formed once, and each entry of column j is two
+// 6-vector dot products with rows f_k = I^c s_k, u_k = B^c s_k − s_k ×* H^c made once per
+// coordinate. For a one-axis joint carried by its parent (revolute, prismatic: every
+// joint of a robot arm) α and β have a closed form (eq. D16, docs/derivatives.md):
+//   β = V_λ × s_j,  α = A^g_λ × s_j + V_λ × β,  and for ∂/∂v_j:  α_v = 2 β,  β_v = s_j.
+// Other joints' own step and the general form (body by body, for coordinates with a
+// spherical or free joint below): rnea_derivatives_general.cpp. With
+// DerivativeData::with_reactions, also the joint reactions' columns (eq. D13,
+// src/dynamics/joint_reaction_derivatives.cpp).
 // Cost: O(n) for the forces and composites, then per coordinate j O(size of its subtree +
-// depth): O(nv · depth) like the RSS 2018 algorithm. Longer than the house's ~300 lines:
-// the two forms share body_step, and splitting them would put one recursion in two files.
+// depth): O(nv · depth) like the RSS 2018 algorithm.
 // Reads: Model; the kinematics stage at (q, v, a) (data.motion_axis, velocity,
 // acceleration, position, com_position, inertia_world). Writes: work.dtau_dq,
 // work.dtau_dv, work.tau and the scratch of the DerivativeData (the kinematics stage only
@@ -57,31 +51,40 @@ void check_derivative_data(const Model& model, const DerivativeData& work, const
 
 namespace {
 
-/// Velocity of the point x of a rigid motion m = [ω; v_O]: v_O + ω × x.
-Vec3 point_velocity(const Vec6& motion, const Vec3& x) { return motion.tail<3>() + motion.head<3>().cross(x); }
+using detail::point_velocity;
 
-/// The subtree composites of the fast form (eqs. D11–D12): I^c_i, H^c_i = Σ I_l V_l and
-/// B^c_i = Σ [(V_l ×*) I_l − I_l (V_l ×)], then per coordinate k of body i the rows
-/// f_k = I^c_i s_k and u_k = B^c_i s_k − s_k ×* H^c_i. With V = [ω; u], I = [[J, h̃], [−h̃, m]],
-/// B = [[P, c̃], [−c̃, 0]] with P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) + 2 (u·h) 1 and c = ω × h + m u.
-void composites(const Model& model, const Data& data, DerivativeData& work) {
+/// The world-frame RNEA on the stage (eqs. D1–D2) and the subtree composites of the fast
+/// form (eqs. D11–D12), in one pass per body and one accumulation: I_i, I_i V_i, F_i, τ;
+/// I^c_i, H^c_i = Σ I_l V_l, B^c_i = Σ [(V_l ×*) I_l − I_l (V_l ×)]; then per coordinate k
+/// of body i the rows f_k = I^c_i s_k and u_k = B^c_i s_k − s_k ×* H^c_i. With V = [ω; u],
+/// I = [[J, h̃], [−h̃, m]], B = [[P, c̃], [−c̃, 0]] with P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) +
+/// 2 (u·h) 1 and c = ω × h + m u.
+__attribute__((flatten)) void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
-    const SpatialInertia& inertia = work.body_inertia[i];
-    const Vec3 omega = data.velocity[i].head<3>(), u = data.velocity[i].tail<3>();
+    const SpatialInertia inertia =
+        SpatialInertia::from_com(model.bodies[i].mass, data.com_position[i], data.inertia_world[i]);
+    const Vec6& velocity = data.velocity[i];
+    const Vec6 momentum = inertia.apply(velocity);  // I_i V_i
+    work.body_inertia[i] = inertia;
+    work.body_momentum[i] = momentum;
+    work.transmitted_force[i] = inertia.apply(data.acceleration[i] + base_acceleration)  // I_i A^g_i
+                                + cross_force(velocity, momentum);                        // + V_i ×* I_i V_i
+    const Vec3 omega = velocity.head<3>(), u = velocity.tail<3>();
     const Vec3& h = inertia.first_moment;
     Mat3 spin;  // ω̃ J
     for (int c = 0; c < 3; ++c) spin.col(c) = omega.cross(Vec3(inertia.rotational.col(c)));
-    Mat3 block = spin + spin.transpose() - h * u.transpose() - u * h.transpose();
+    Mat3& block = work.composite_coriolis_block[i];
+    block = spin + spin.transpose() - h * u.transpose() - u * h.transpose();
     block.diagonal().array() += 2.0 * u.dot(h);
     work.composite_inertia[i] = inertia;
-    work.composite_momentum[i] = work.body_momentum[i];
-    work.composite_coriolis_block[i] = block;
+    work.composite_momentum[i] = momentum;
     work.composite_coriolis_vector[i] = omega.cross(h) + inertia.mass * u;
   }
   for (int i = n - 1; i >= 0; --i) {
     const int parent = model.bodies[i].parent;
     if (parent == kGround) continue;
+    work.transmitted_force[parent] += work.transmitted_force[i];  // F_λ += F_i
     work.composite_inertia[parent] += work.composite_inertia[i];
     work.composite_momentum[parent] += work.composite_momentum[i];
     work.composite_coriolis_block[parent] += work.composite_coriolis_block[i];
@@ -89,242 +92,186 @@ void composites(const Model& model, const Data& data, DerivativeData& work) {
   }
   for (int i = 0; i < n; ++i) {
     const Joint& joint = model.joints[i];
+    const SpatialInertia& inertia = work.composite_inertia[i];
+    const Mat3& block = work.composite_coriolis_block[i];
     const Vec3& c = work.composite_coriolis_vector[i];
+    const Vec6& momentum = work.composite_momentum[i];
+    const Vec6& force = work.transmitted_force[i];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
       const Vec6& s = data.motion_axis[k];
-      work.composite_axis_force[k] = work.composite_inertia[i].apply(s);  // f_k = I^c s_k
-      Vec6 coriolis;
-      coriolis << work.composite_coriolis_block[i] * Vec3(s.head<3>()) + c.cross(Vec3(s.tail<3>())),
-          -c.cross(Vec3(s.head<3>()));
-      work.composite_axis_coriolis[k] = coriolis - cross_force(s, work.composite_momentum[i]);  // u_k
+      const Vec3 w = s.head<3>(), t = s.tail<3>();
+      work.tau[k] = s.dot(force);                         // τ_k = s_kᵀ F_i
+      work.composite_axis_force[k] = inertia.apply(s);  // f_k = I^c s_k
+      Vec6& row = work.composite_axis_coriolis[k];      // u_k = B^c s_k − s_k ×* H^c
+      row.head<3>().noalias() = block * w;
+      row.head<3>() += c.cross(t) - w.cross(Vec3(momentum.head<3>())) - t.cross(Vec3(momentum.tail<3>()));
+      row.tail<3>() = -c.cross(w) - w.cross(Vec3(momentum.tail<3>()));
     }
   }
-}
-
-/// F_i, I_i, I_i V_i and τ: the world-frame RNEA on the stage (eqs. D1–D2).
-void transmitted_forces(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration) {
-  const int n = model.num_bodies();
-  for (int i = 0; i < n; ++i) {
-    const SpatialInertia inertia =
-        SpatialInertia::from_com(model.bodies[i].mass, data.com_position[i], data.inertia_world[i]);
-    work.body_inertia[i] = inertia;
-    const Vec6& velocity = data.velocity[i];
-    work.body_momentum[i] = inertia.apply(velocity);                                     // I_i V_i
-    work.transmitted_force[i] = inertia.apply(data.acceleration[i] + base_acceleration)  // I_i A^g_i
-                                + cross_force(velocity, work.body_momentum[i]);           // + V_i ×* I_i V_i
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    const int parent = model.bodies[i].parent;
-    if (parent != kGround) work.transmitted_force[parent] += work.transmitted_force[i];  // F_λ += F_i
-  }
-  composites(model, data, work);
-  for (int i = 0; i < n; ++i) {
-    const Joint& joint = model.joints[i];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)
-      work.tau[k] = data.motion_axis[k].dot(work.transmitted_force[i]);  // τ_k = s_kᵀ F_i
-  }
-}
-
-/// Step of one body i of the moved subtree (eqs. D3–D6, D9): ΔV_i, ΔA_i, ∂A_i/∂v_j into
-/// the scratch, Δs_k of its coordinates into work.axis_variation. `own`: i is the body of
-/// coordinate j, whose parent lies outside the moved subtree.
-void body_step(const Model& model, const Data& data, DerivativeData& work, int i, bool own, int j, const double* v,
-               const double* a, const Vec6& base_acceleration) {
-  const Vec6& twist = data.motion_axis[j];  // s_j
-  const int parent = model.bodies[i].parent;
-  const Vec6 parent_velocity = parent == kGround ? Vec6::Zero() : data.velocity[parent];
-  Vec6 parent_variation, parent_acceleration_variation, parent_acceleration_derivative;
-  if (own) {  // λ(b) lies outside the moved subtree: its V, A^g do not vary
-    const Vec6 parent_acceleration = (parent == kGround ? Vec6::Zero() : data.acceleration[parent]) + base_acceleration;
-    parent_variation = -cross_motion(twist, parent_velocity);                    // ΔV_λ = −s_j × V_λ
-    parent_acceleration_variation = -cross_motion(twist, parent_acceleration);  // ΔA_λ = −s_j × A^g_λ
-    parent_acceleration_derivative.setZero();                                    // ∂A_λ/∂v_j = 0
-  } else {
-    parent_variation = work.velocity_variation[parent];
-    parent_acceleration_variation = work.acceleration_variation[parent];
-    parent_acceleration_derivative = work.acceleration_velocity_derivative[parent];
-  }
-  const Joint& joint = model.joints[i];
-  const Vec6& velocity = data.velocity[i];
-  const Vec3& origin = data.position[i];
-  const Vec3 origin_shift = point_velocity(twist, origin);  // δo: how the body origin moves (eq. D5)
-
-  Vec6 velocity_variation = parent_variation;  // eq. (D3)
-  for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-    const Vec6& axis = data.motion_axis[k];
-    Vec6& axis_variation = work.axis_variation[k];  // Δs_k, eq. (D5)
-    switch (work.dof_carrier[k]) {
-      case AxisCarrier::Parent:  // fixed in λ(i): moves rigidly unless λ(i) is outside the subtree
-        axis_variation = own ? Vec6(-cross_motion(twist, axis)) : Vec6::Zero();
-        break;
-      case AxisCarrier::Child:  // fixed in body i, which moves rigidly
-        axis_variation.setZero();
-        break;
-      case AxisCarrier::WorldDirection:  // [e; o × e], e fixed in the world, o moves by δo
-        axis_variation << Vec3::Zero(), origin_shift.cross(Vec3(axis.head<3>()));
-        axis_variation -= cross_motion(twist, axis);
-        break;
-      case AxisCarrier::World:  // constant
-        axis_variation = -cross_motion(twist, axis);
-        break;
-    }
-    velocity_variation += axis_variation * v[k];
-  }
-  work.velocity_variation[i] = velocity_variation;
-
-  // Acceleration level: Δṡ_k (eq. D6), ∂ṡ_k/∂v_j (eq. D9), and ṡ_j of coordinate j itself.
-  Vec6 acceleration_variation = parent_acceleration_variation;
-  Vec6 acceleration_derivative = parent_acceleration_derivative;
-  const Vec3 origin_velocity = point_velocity(velocity, origin);  // ȯ (spherical, free)
-  for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-    const Vec6& axis = data.motion_axis[k];
-    const Vec6& axis_variation = work.axis_variation[k];
-    Vec6 rate_variation, rate_derivative, rate;  // Δṡ_k, ∂ṡ_k/∂v_j, ṡ_k
-    switch (work.dof_carrier[k]) {
-      case AxisCarrier::Parent:  // ṡ = V_λ × s
-        rate_variation = cross_motion(parent_variation, axis) + cross_motion(parent_velocity, axis_variation);
-        rate_derivative = own ? Vec6(Vec6::Zero()) : cross_motion(twist, axis);
-        rate = cross_motion(parent_velocity, axis);
-        break;
-      case AxisCarrier::Child:  // ṡ = V_i × s
-        rate_variation = cross_motion(velocity_variation, axis);
-        rate_derivative = cross_motion(twist, axis);
-        rate = cross_motion(velocity, axis);
-        break;
-      case AxisCarrier::WorldDirection: {  // ṡ = [0; ȯ × e], ȯ = V_i at o
-        const Vec3 direction = axis.head<3>();
-        const Vec6 velocity_change = cross_motion(twist, velocity) + velocity_variation;  // ∂V_i/∂q_j
-        const Vec3 origin_velocity_change =
-            point_velocity(velocity_change, origin) + velocity.head<3>().cross(origin_shift);  // ∂ȯ/∂q_j
-        rate << Vec3::Zero(), origin_velocity.cross(direction);
-        rate_variation << Vec3::Zero(), origin_velocity_change.cross(direction);
-        rate_variation -= cross_motion(twist, rate);
-        rate_derivative << Vec3::Zero(), origin_shift.cross(direction);  // ∂ȯ/∂v_j = s_j at o
-        break;
-      }
-      case AxisCarrier::World:
-      default:
-        rate_variation.setZero();
-        rate_derivative.setZero();
-        rate.setZero();
-        break;
-    }
-    acceleration_variation += axis_variation * a[k] + rate_variation * v[k];  // eq. (D4)
-    acceleration_derivative += rate_derivative * v[k];                        // eq. (D9)
-    if (k == j) acceleration_derivative += rate;
-  }
-  work.acceleration_variation[i] = acceleration_variation;
-  work.acceleration_velocity_derivative[i] = acceleration_derivative;
-}
-
-/// Column j of ∂τ/∂q and ∂τ/∂v for the coordinates above the moved body b (eq. D8, second
-/// line): they see the subtree only through F_b.
-void columns_above(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
-                   const Vec6& force_variation, const Vec6& force_derivative) {
-  const Vec6 force_change = cross_force(data.motion_axis[j], work.transmitted_force[moved]) + force_variation;
-  if (work.with_reactions) {  // b and the joints above it: ∂F_u = ∂F_b; o_b moves with s_j, o_u above does not (D13)
-    detail::reaction_column(data, work, moved, j, force_change, force_derivative,
-                            point_velocity(data.motion_axis[j], data.position[moved]));
-    for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent)
-      detail::reaction_column(data, work, u, j, force_change, force_derivative, Vec3::Zero());
-  }
-  for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent) {
-    const Joint& joint = model.joints[u];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-      work.dtau_dq(k, j) = data.motion_axis[k].dot(force_change);
-      work.dtau_dv(k, j) = data.motion_axis[k].dot(force_derivative);
-    }
-  }
-}
-
-/// General form, any joints in the subtree: the variations propagated body by body over the
-/// subtree of b, the body forces (eq. D7), their subtree sums, column j (eq. D8, D9).
-void differentiate_coordinate(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
-                              const double* v, const double* a, const Vec6& base_acceleration) {
-  const Vec6& twist = data.motion_axis[j];  // s_j
-  const SubtreeIndex::Range subtree = model.subtree[moved];
-  for (const int i : subtree) {  // forward: parents before children
-    body_step(model, data, work, i, i == moved, j, v, a, base_acceleration);
-    const SpatialInertia& inertia = work.body_inertia[i];
-    const Vec6& momentum = work.body_momentum[i];
-    const Vec6& velocity = data.velocity[i];
-    const Vec6& velocity_variation = work.velocity_variation[i];
-    work.force_variation[i] = inertia.apply(work.acceleration_variation[i]) + cross_force(velocity_variation, momentum) +
-                              cross_force(velocity, inertia.apply(velocity_variation));  // Δf_i, eq. (D7)
-    work.force_velocity_derivative[i] = inertia.apply(work.acceleration_velocity_derivative[i]) +
-                                        cross_force(twist, momentum) +
-                                        cross_force(velocity, inertia.apply(twist));  // ∂f_i/∂v_j, eq. (D9)
-  }
-  for (std::size_t r = subtree.size(); r-- > 1;) {  // backward: children before parents, b last
-    const int i = subtree[r];
-    const int parent = model.bodies[i].parent;
-    work.force_variation[parent] += work.force_variation[i];
-    work.force_velocity_derivative[parent] += work.force_velocity_derivative[i];
-  }
-  for (const int i : subtree) {  // coordinates in the moved subtree, eq. (D8) first line
-    const Joint& joint = model.joints[i];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-      work.dtau_dq(k, j) =
-          data.motion_axis[k].dot(work.force_variation[i]) + work.axis_variation[k].dot(work.transmitted_force[i]);
-      work.dtau_dv(k, j) = data.motion_axis[k].dot(work.force_velocity_derivative[i]);
-    }
-  }
-  if (work.with_reactions)
-    for (std::size_t r = 1; r < subtree.size(); ++r) {  // eq. (D13), joints below b (b itself: columns_above)
-      const int i = subtree[r];
-      detail::reaction_column(data, work, i, j, cross_force(twist, work.transmitted_force[i]) + work.force_variation[i],
-                              work.force_velocity_derivative[i], point_velocity(twist, data.position[i]));
-    }
-  columns_above(model, data, work, moved, j, work.force_variation[moved], work.force_velocity_derivative[moved]);
 }
 
 /// ΔF = I^c α + B^c β + β ×* H^c (eq. D12) with the composites of body u.
-Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& alpha, const Vec6& beta) {
-  const Vec3 c = work.composite_coriolis_vector[u];
-  Vec6 coriolis;  // B^c β, B^c = [[P, c̃], [−c̃, 0]] (eq. D11)
-  coriolis << work.composite_coriolis_block[u] * Vec3(beta.head<3>()) + c.cross(Vec3(beta.tail<3>())),
-      -c.cross(Vec3(beta.head<3>()));
-  return work.composite_inertia[u].apply(alpha) + coriolis + cross_force(beta, work.composite_momentum[u]);
+inline __attribute__((always_inline)) Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& alpha, const Vec6& beta) {
+  const Vec3& c = work.composite_coriolis_vector[u];
+  const Vec6& momentum = work.composite_momentum[u];
+  const Vec3 w = beta.head<3>(), t = beta.tail<3>();
+  Vec6 out = work.composite_inertia[u].apply(alpha);
+  out.head<3>().noalias() += work.composite_coriolis_block[u] * w;  // B^c β, B^c = [[P, c̃], [−c̃, 0]] (eq. D11)
+  out.head<3>() += c.cross(t) + w.cross(Vec3(momentum.head<3>())) + t.cross(Vec3(momentum.tail<3>()));
+  out.tail<3>() += w.cross(Vec3(momentum.tail<3>())) - c.cross(w);
+  return out;
 }
 
-/// Fast form, when no joint strictly below b has a world-direction or world axis (every
-/// axis there moves rigidly with its body): the remainder is then one pair (α, β) for the
-/// whole subtree (eq. D12), ΔF_k = I^c_k α + B^c_k β + β ×* H^c_k, and each entry is two
-/// dot products with the per-coordinate rows f_k = I^c s_k, u_k = B^c s_k − s_k ×* H^c.
-void differentiate_coordinate_rigid(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
-                                    const double* v, const double* a, const Vec6& base_acceleration) {
+/// Column j in the fast form from the pair (α, β) of ∂/∂q_j and (α_v, s_j) of ∂/∂v_j
+/// (eq. D12'): the rows of the subtree of b by dot products, b's own axes' Δs_kᵀ F_b
+/// (multi-axis joints; `own_axes`), the reactions and the rows above b from ΔF_b.
+inline __attribute__((always_inline)) void rigid_column(const Model& model, const Data& data, DerivativeData& work,
+                                                        int moved, int j, const Vec6& alpha_q, const Vec6& beta_q,
+                                                        const Vec6& alpha_v, bool own_axes) {
   const Vec6& twist = data.motion_axis[j];
-  body_step(model, data, work, moved, true, j, v, a, base_acceleration);  // ΔV_b, ΔA_b, ∂A_b/∂v_j, Δs of b's joint
-  const Vec6& velocity = data.velocity[moved];
-  const Vec6& beta_q = work.velocity_variation[moved];                                             // β = ΔV_b
-  const Vec6 alpha_q = work.acceleration_variation[moved] - cross_motion(beta_q, velocity);         // α = ΔA_b − ΔV_b × V_b
-  const Vec6 alpha_v = work.acceleration_velocity_derivative[moved] - cross_motion(twist, velocity);  // ∂A_b/∂v_j − s_j × V_b
-  for (const int i : model.subtree[moved]) {
-    const Joint& joint = model.joints[i];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-      const Vec6& f = work.composite_axis_force[k];
-      const Vec6& u = work.composite_axis_coriolis[k];
-      work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
-      work.dtau_dv(k, j) = f.dot(alpha_v) + u.dot(twist);
+  const auto row = [&](int k) {
+    const Vec6& f = work.composite_axis_force[k];
+    const Vec6& u = work.composite_axis_coriolis[k];
+    work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
+    work.dtau_dv(k, j) = f.dot(alpha_v) + u.dot(twist);
+  };
+  const SubtreeIndex::Range subtree = model.subtree[moved];
+  const int end = work.subtree_dof_end[static_cast<std::size_t>(moved)];
+  if (end >= 0) {  // the subtree's coordinates are one range (depth-first numbering: every chain)
+    for (int k = model.joints[moved].v_index; k < end; ++k) row(k);
+  } else {
+    for (const int i : subtree) {
+      const Joint& joint = model.joints[i];
+      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) row(k);
     }
   }
-  const Joint& joint = model.joints[moved];
-  for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)  // b's own axes: + Δs_kᵀ F_b (eq. D8)
-    work.dtau_dq(k, j) += work.axis_variation[k].dot(work.transmitted_force[moved]);
+  if (own_axes) {
+    const Joint& joint = model.joints[moved];
+    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)  // b's own axes: + Δs_kᵀ F_b (eq. D8)
+      work.dtau_dq(k, j) += work.axis_variation[k].dot(work.transmitted_force[moved]);
+  }
   if (work.with_reactions) {  // eq. (D13) with the composites of each joint below b
-    const SubtreeIndex::Range subtree = model.subtree[moved];
     for (std::size_t r = 1; r < subtree.size(); ++r) {
       const int i = subtree[r];
       detail::reaction_column(
           data, work, i, j, cross_force(twist, work.transmitted_force[i]) + composite_variation(work, i, alpha_q, beta_q),
           composite_variation(work, i, alpha_v, twist), point_velocity(twist, data.position[i]));
     }
+  } else if (model.bodies[moved].parent == kGround) {
+    return;  // no rows above a root
   }
-  columns_above(model, data, work, moved, j, composite_variation(work, moved, alpha_q, beta_q),
-                composite_variation(work, moved, alpha_v, twist));
+  detail::columns_above(model, data, work, moved, j,
+                        cross_force(twist, work.transmitted_force[moved]) + composite_variation(work, moved, alpha_q, beta_q),
+                        composite_variation(work, moved, alpha_v, twist));
+}
+
+/// Fast form for a coordinate j whose joint has one axis carried by its parent (revolute,
+/// prismatic): Δs_j = −s_j × s_j = 0, so ΔV_b = V_λ × s_j = β, ΔA_b = A^g_λ × s_j + v_j β × s_j,
+/// and α = ΔA_b − β × V_b = A^g_λ × s_j + V_λ × β (V_b = V_λ + s_j v_j); for ∂/∂v_j,
+/// ∂A_b/∂v_j = ṡ_j = V_λ × s_j and α_v = ṡ_j − s_j × V_b = 2 β (eq. D16).
+__attribute__((flatten)) void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work,
+                                                        int moved, int j, const Vec6& base_acceleration) {
+  const Vec6& twist = data.motion_axis[j];
+  const Vec3 w = twist.head<3>(), t = twist.tail<3>();  // s_j = [w; t]
+  const int parent = model.bodies[moved].parent;
+  Vec3 beta_w, beta_t, alpha_w, alpha_t;
+  if (parent == kGround) {  // V_λ = 0, A^g_λ = [0; −g]
+    beta_w.setZero();
+    beta_t.setZero();
+    alpha_w.setZero();
+    alpha_t = Vec3(base_acceleration.tail<3>()).cross(w);
+  } else {
+    const Vec3 omega = data.velocity[parent].head<3>(), velocity = data.velocity[parent].tail<3>();
+    const Vec6 acceleration = data.acceleration[parent] + base_acceleration;
+    const Vec3 spin = acceleration.head<3>(), linear = acceleration.tail<3>();
+    beta_w = omega.cross(w);                                         // β = V_λ × s_j
+    beta_t = omega.cross(t) + velocity.cross(w);
+    alpha_w = spin.cross(w) + omega.cross(beta_w);                   // α = A^g_λ × s_j + V_λ × β
+    alpha_t = spin.cross(t) + linear.cross(w) + omega.cross(beta_t) + velocity.cross(beta_w);
+  }
+  Vec6 alpha_q, beta_q;
+  alpha_q << alpha_w, alpha_t;
+  beta_q << beta_w, beta_t;
+  const Vec6 double_beta = 2.0 * beta_q;  // α_v = 2β, β_v = s_j (eq. D16)
+  const auto row = [&](int k) {           // eq. (D12')
+    const Vec6& f = work.composite_axis_force[k];
+    const Vec6& u = work.composite_axis_coriolis[k];
+    work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
+    work.dtau_dv(k, j) = f.dot(double_beta) + u.dot(twist);
+  };
+  const int end = work.subtree_dof_end[static_cast<std::size_t>(moved)];
+  if (end >= 0) {  // the subtree's coordinates are one range (depth-first numbering: every chain)
+    for (int k = j; k < end; ++k) row(k);
+  } else {
+    for (const int i : model.subtree[moved]) {
+      const Joint& joint = model.joints[i];
+      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) row(k);
+    }
+  }
+  if (parent == kGround && !work.with_reactions) return;  // no rows above a root
+  // ∂F_b/∂q_j = s_j ×* F_b + I^c α + B^c β + β ×* H^c and ∂F_b/∂v_j = I^c (2β) + B^c s_j + s_j ×* H^c
+  // (eq. D12, b's composites: I^c = [[J, h̃], [−h̃, m]], B^c = [[P, c̃], [−c̃, 0]], H^c = [H_n; H_f]),
+  // written out in 3-vectors.
+  const SpatialInertia& inertia = work.composite_inertia[moved];
+  const Mat3& block = work.composite_coriolis_block[moved];
+  const Vec3& c = work.composite_coriolis_vector[moved];
+  const Vec3& h = inertia.first_moment;
+  const Vec3 momentum_n = work.composite_momentum[moved].head<3>(), momentum_f = work.composite_momentum[moved].tail<3>();
+  const Vec3 force_n = work.transmitted_force[moved].head<3>(), force_f = work.transmitted_force[moved].tail<3>();
+  Vec6 change, derivative;
+  change.head<3>().noalias() = inertia.rotational * alpha_w + block * beta_w;
+  change.head<3>() += h.cross(alpha_t) + c.cross(beta_t) + beta_w.cross(momentum_n) + beta_t.cross(momentum_f) +
+                      w.cross(force_n) + t.cross(force_f);
+  change.tail<3>() = inertia.mass * alpha_t - h.cross(alpha_w) - c.cross(beta_w) + beta_w.cross(momentum_f) +
+                     w.cross(force_f);
+  derivative.head<3>().noalias() = 2.0 * (inertia.rotational * beta_w) + block * w;
+  derivative.head<3>() += 2.0 * h.cross(beta_t) + c.cross(t) + w.cross(momentum_n) + t.cross(momentum_f);
+  derivative.tail<3>() = 2.0 * (inertia.mass * beta_t - h.cross(beta_w)) - c.cross(w) + w.cross(momentum_f);
+  if (work.with_reactions) {  // eq. (D13) with the composites of each joint below b
+    const SubtreeIndex::Range subtree = model.subtree[moved];
+    for (std::size_t r = 1; r < subtree.size(); ++r) {
+      const int i = subtree[r];
+      detail::reaction_column(
+          data, work, i, j, cross_force(twist, work.transmitted_force[i]) + composite_variation(work, i, alpha_q, beta_q),
+          composite_variation(work, i, double_beta, twist), point_velocity(twist, data.position[i]));
+    }
+  }
+  // eq. (D8), rows above b (and the reactions of b and above): the same numbers with or
+  // without reactions, so that eval (with them) and the library (without) agree to the bit
+  detail::columns_above(model, data, work, moved, j, change, derivative);
+}
+
+/// Fast form for any other joint whose subtree carries its axes rigidly: ΔV_b, ΔA_b and
+/// ∂A_b/∂v_j from the general body step (eqs. D3–D6, D9), then β = ΔV_b, α = ΔA_b − ΔV_b × V_b,
+/// α_v = ∂A_b/∂v_j − s_j × V_b (eq. D12).
+void differentiate_coordinate_rigid(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
+                                    const double* v, const double* a, const Vec6& base_acceleration) {
+  const Vec6& twist = data.motion_axis[j];
+  detail::body_step(model, data, work, moved, true, j, v, a, base_acceleration);
+  const Vec6& velocity = data.velocity[moved];
+  const Vec6& beta_q = work.velocity_variation[moved];
+  const Vec6 alpha_q = work.acceleration_variation[moved] - cross_motion(beta_q, velocity);
+  const Vec6 alpha_v = work.acceleration_velocity_derivative[moved] - cross_motion(twist, velocity);
+  rigid_column(model, data, work, moved, j, alpha_q, beta_q, alpha_v, true);
 }
 
 }  // namespace
+
+void detail::columns_above(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
+                           const Vec6& force_change, const Vec6& force_derivative) {
+  if (work.with_reactions) {  // b and the joints above it: ∂F_u = ∂F_b; o_b moves with s_j, o_u above does not (D13)
+    reaction_column(data, work, moved, j, force_change, force_derivative,
+                    point_velocity(data.motion_axis[j], data.position[moved]));
+    for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent)
+      reaction_column(data, work, u, j, force_change, force_derivative, Vec3::Zero());
+  }
+  // every coordinate above b: the expanded parent array from b's first coordinate
+  for (int k = model.dof_parent[static_cast<std::size_t>(model.joints[moved].v_index)]; k != -1;
+       k = model.dof_parent[static_cast<std::size_t>(k)]) {
+    work.dtau_dq(k, j) = data.motion_axis[k].dot(force_change);
+    work.dtau_dv(k, j) = data.motion_axis[k].dot(force_derivative);
+  }
+}
 
 void rnea_derivatives_from_kinematics(const Model& model, const Data& data, DerivativeData& work,
                                       const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
@@ -334,7 +281,7 @@ void rnea_derivatives_from_kinematics(const Model& model, const Data& data, Deri
   check_vector(v, model.nv, "v");
   check_vector(a, model.nv, "a");
   const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // A^g_0 = [0; −g]
-  transmitted_forces(model, data, work, base_acceleration);
+  forces_and_composites(model, data, work, base_acceleration);
   work.dtau_dq.setZero();  // entries of coordinates neither above nor below j stay 0
   work.dtau_dv.setZero();
   if (work.with_reactions) {
@@ -343,18 +290,18 @@ void rnea_derivatives_from_kinematics(const Model& model, const Data& data, Deri
   }
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Joint& joint = model.joints[b];
-    for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j) {
-      if (work.rigid_below[static_cast<std::size_t>(b)])
+    if (joint.nv == 0) continue;
+    if (!work.rigid_below[static_cast<std::size_t>(b)]) {
+      for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j)
+        detail::differentiate_coordinate(model, data, work, b, j, v.data(), a.data(), base_acceleration);
+    } else if (joint.nv == 1 && work.dof_carrier[static_cast<std::size_t>(joint.v_index)] == AxisCarrier::Parent) {
+      differentiate_single_axis(model, data, work, b, joint.v_index, base_acceleration);
+    } else {
+      for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j)
         differentiate_coordinate_rigid(model, data, work, b, j, v.data(), a.data(), base_acceleration);
-      else
-        differentiate_coordinate(model, data, work, b, j, v.data(), a.data(), base_acceleration);
     }
   }
 }
-
-}  // namespace mechdyn
-
-namespace mechdyn {
 
 void rnea_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
                       const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {

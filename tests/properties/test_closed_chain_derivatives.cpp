@@ -253,7 +253,7 @@ TEST(ClosedChainDerivatives, TheComparisonRejectsAFlippedSignAndDroppedClosureTe
           ++tried;
         }
     EXPECT_GT(tried, 0) << c.name;
-    // Without the closure terms of (D20): Gᵀ (∂τ/∂q G + ∂τ/∂v · 0 + M · 0).
+    // Without the closure terms of (D21): Gᵀ (∂τ/∂q G + ∂τ/∂v · 0 + M · 0).
     const MatX naive = work.coordinate_map.transpose() * work.tree.dtau_dq * work.coordinate_map;
     EXPECT_GT(worst_ratio(naive, reference.dtau_dq), 1.0) << c.name << "\n" << naive << "\n" << reference.dtau_dq;
   }

@@ -399,3 +399,109 @@ TEST(DynamicsDerivatives, FrictionEffortDerivativesMatchCentredDifferences) {
 
 }  // namespace
 }  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+/// A tree of revolute and prismatic joints only (general axes and the coordinate axes of
+/// the specialised kinds), random masses, centres of mass and inertias. `depth_first`:
+/// bodies numbered so that every subtree's coordinates are one range (a chain when
+/// `branching` is false); otherwise numbered breadth first (children of the root first), so
+/// that subtrees are not ranges.
+Model single_axis_tree(unsigned seed, int bodies, bool branching, bool depth_first) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::uniform_int_distribution<int> kind(0, 5);
+  std::vector<int> parent(static_cast<std::size_t>(bodies), kGround);
+  for (int i = 1; i < bodies; ++i) {
+    if (!branching) parent[i] = i - 1;
+    else if (depth_first) parent[i] = std::uniform_int_distribution<int>(std::max(0, i - 2), i - 1)(rng);
+    else parent[i] = (i - 1) / 2;  // heap order: siblings before the children of either
+  }
+  Model model;
+  model.gravity = Vec3(0.3, -0.2, -9.81);
+  for (int i = 0; i < bodies; ++i) {
+    Body body;
+    body.name = "b" + std::to_string(i);
+    body.parent = parent[i];
+    body.mass = 0.5 + 0.5 * (unit(rng) + 1.0);
+    body.com = 0.2 * Vec3(unit(rng), unit(rng), unit(rng));
+    const Vec3 moments = Vec3(0.05, 0.06, 0.07) + 0.02 * Vec3(unit(rng), unit(rng), unit(rng)).cwiseAbs();
+    const Mat3 turn = Quat(unit(rng), unit(rng), unit(rng), 1.0).normalized().toRotationMatrix();
+    body.inertia = turn * moments.asDiagonal() * turn.transpose();
+    Joint joint;
+    joint.name = "j" + std::to_string(i);
+    const int k = kind(rng);
+    joint.type = k < 4 ? JointType::Revolute : JointType::Prismatic;
+    joint.axis = (k % 2 == 0) ? Vec3(Vec3::Unit(k / 2 % 3) * (k == 2 ? -1.0 : 1.0))
+                              : Vec3(Vec3(unit(rng), unit(rng), 0.5).normalized());
+    joint.origin = 0.3 * Vec3(unit(rng), unit(rng), unit(rng));
+    model.bodies.push_back(body);
+    model.joints.push_back(joint);
+  }
+  finalize_model(model, "single-axis tree");
+  return model;
+}
+
+// Bug caught: a wrong closed form in the one-axis fast step (eq. D16: β = V_λ × s,
+// α = A^g_λ × s + V_λ × β, α_v = 2β — e.g. α_v = β, or A_λ without gravity), a wrong row
+// range when the subtree's coordinates are taken as one range, a wrong ancestor walk, or a
+// wrong M built from the composite rows (∂q̈). Every coordinate of these models takes
+// that step (revolute and prismatic joints only); chains and depth-first trees take the
+// range loop, the breadth-first trees the body-by-body loop (asserted). Mutation check: with
+// α_v = β instead of 2β, the ∂τ/∂v comparison fails by a ratio > 10³ (run by hand when
+// the step was written).
+TEST(DynamicsDerivatives, SingleAxisFastStepMatchesCentredDifferences) {
+  int ranges = 0, scattered = 0;
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    const bool branching = seed % 3 != 0, depth_first = seed % 2 == 0;
+    const Model model = single_axis_tree(seed, 3 + static_cast<int>(seed % 7), branching, depth_first || !branching);
+    Data data(model), scratch(model);
+    DerivativeData work(model);
+    for (int b = 0; b < model.num_bodies(); ++b) (work.subtree_dof_end[b] >= 0 ? ranges : scattered) += 1;
+    std::mt19937 rng(seed + 50);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      rnea_derivatives(model, data, work, s.q, s.v, s.a);
+      EXPECT_LT(worst_ratio(
+                    work.dtau_dq,
+                    [&](Eigen::Index j) {
+                      VecX qp = s.q, qm = s.q;  // one coordinate per joint: q ⊕ h e_j = q + h e_j
+                      qp[j] += kStep, qm[j] -= kStep;
+                      const VecX plus = rnea(model, scratch, qp, s.v, s.a);
+                      return VecX((plus - rnea(model, scratch, qm, s.v, s.a)) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+      EXPECT_LT(worst_ratio(
+                    work.dtau_dv,
+                    [&](Eigen::Index j) {
+                      VecX vp = s.v, vm = s.v;
+                      vp[j] += kStep, vm[j] -= kStep;
+                      const VecX plus = rnea(model, scratch, s.q, vp, s.a);
+                      return VecX((plus - rnea(model, scratch, s.q, vm, s.a)) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+      aba_derivatives(model, data, work, s.q, s.v, s.a);
+      EXPECT_LT(worst_ratio(
+                    work.da_dq,
+                    [&](Eigen::Index j) {
+                      VecX qp = s.q, qm = s.q;
+                      qp[j] += kStep, qm[j] -= kStep;
+                      const VecX plus = aba(model, scratch, qp, s.v, s.a);
+                      return VecX((plus - aba(model, scratch, qm, s.v, s.a)) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+      EXPECT_LT((work.da_dtau * crba(model, scratch, s.q) - MatX::Identity(model.nv, model.nv)).cwiseAbs().maxCoeff(),
+                1e-9);  // M⁻¹ M = 1 with CRBA's M (an independent algorithm)
+    }
+  }
+  EXPECT_GT(ranges, 0);
+  EXPECT_GT(scattered, 0);
+}
+
+}  // namespace
+}  // namespace mechdyn

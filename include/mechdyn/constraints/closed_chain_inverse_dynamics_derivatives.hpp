@@ -6,19 +6,19 @@
 // Source: explicit-canonical-dynamics-joint-friction (EC) §2.3, eqs. (23)–(26) (the
 // closed chain's equations), §4.2 eqs. (55)–(56); the tree part is Carpentier & Mansard,
 // RSS 2018 (dynamics/rnea_derivatives.hpp). Derivation in docs/derivatives.md,
-// "Closed-chain inverse dynamics" (eqs. D16–D21):
-//   G = ∂q/∂q_a = [1 on the actuated rows; −J_p⁺ J_a on the passive rows]  (nv × na)   (D16)
-//   τ_a = Gᵀ τ_tree, since [S_a Jᵀ][τ_a; λ] = τ_tree and J G = 0                      (D17)
-//   ∂τ_a/∂a_a = Gᵀ M G                                                                 (D18)
-//   ∂τ_a/∂v_a = Gᵀ (∂τ/∂v G − M K ∂(J̇v)/∂v G)                                          (D19)
+// "Closed-chain inverse dynamics" (eqs. D17–D22):
+//   G = ∂q/∂q_a = [1 on the actuated rows; −J_p⁺ J_a on the passive rows]  (nv × na)   (D17)
+//   τ_a = Gᵀ τ_tree, since [S_a Jᵀ][τ_a; λ] = τ_tree and J G = 0                      (D18)
+//   ∂τ_a/∂a_a = Gᵀ M G                                                                 (D19)
+//   ∂τ_a/∂v_a = Gᵀ (∂τ/∂v G − M K ∂(J̇v)/∂v G)                                          (D20)
 //   ∂τ_a/∂q_a e_c = Gᵀ (∂τ/∂q w + ∂τ/∂v δv + M δa − (∂J/∂q·w)ᵀ λ),  w = G e_c,
-//       δv = −K (∂J/∂q·w) v,  δa = −K ((∂J/∂q·w) a + ∂(J̇v)/∂q·w + ∂(J̇v)/∂v δv)          (D20)
+//       δv = −K (∂J/∂q·w) v,  δa = −K ((∂J/∂q·w) a + ∂(J̇v)/∂q·w + ∂(J̇v)/∂v δv)          (D21)
 //   with K x = the passive rows J_p⁺ x (zero actuated rows).
 // What is analytical and what is not: ∂τ/∂q, ∂τ/∂v of the spanning tree are
 // rnea_derivatives' (analytical), ∂τ/∂a = M is CRBA's; ∂(J̇v)/∂v is exact (J̇v is a
 // quadratic form in v, so its polarisation (c(v + s u) − c(v − s u)) / 2s has no
 // truncation error); the closure's second- and third-order position derivatives along the
-// na directions w, ∂J/∂q·w and ∂(J̇v)/∂q·w (D21), are centred differences of
+// na directions w, ∂J/∂q·w and ∂(J̇v)/∂q·w (D22), are centred differences of
 // loop_closure / loop_bias_acceleration along q ⊕ ±h w — kinematics only, no assembly,
 // no dynamics — with h = 6e-6 / max(1, |w|∞) (relative error ~1e-10).
 // Redundant closure rows are allowed (J_p⁺ is the minimum-norm least-squares inverse the
@@ -54,15 +54,15 @@ struct ClosedChainDerivativeData {
   //      the order of `coordinates` (data.actuated_dofs); ∂/∂q_a in the tangent space ----
   std::vector<int> coordinates;  // velocity indices of the actuated coordinates (data.actuated_dofs' order)
   VecX tau;                      // τ_a, na: the actuated efforts (data.tau at `coordinates`)
-  MatX dtau_dq;                  // dτ_a/dq_a, na × na (total: passive q, v, a follow the closure), eq. (D20)
-  MatX dtau_dv;                  // dτ_a/dv_a, eq. (D19)
-  MatX dtau_da;                  // dτ_a/da_a = Gᵀ M G, the reduced mass matrix, eq. (D18)
-  MatX coordinate_map;           // G = ∂q/∂q_a (tangent), nv × na, eq. (D16)
+  MatX dtau_dq;                  // dτ_a/dq_a, na × na (total: passive q, v, a follow the closure), eq. (D21)
+  MatX dtau_dv;                  // dτ_a/dv_a, eq. (D20)
+  MatX dtau_da;                  // dτ_a/da_a = Gᵀ M G, the reduced mass matrix, eq. (D19)
+  MatX coordinate_map;           // G = ∂q/∂q_a (tangent), nv × na, eq. (D17)
 
   // ---- scratch ----------------------------------------------------------------------
   DerivativeData tree;         // ∂τ_tree/∂q, ∂τ_tree/∂v of the spanning tree (rnea_derivatives)
   MatX mass;                   // M(q), nv × nv (CRBA)
-  MatX jacobian_direction;     // ∂J/∂q · w, rows × nv (centred difference), eq. (D21)
+  MatX jacobian_direction;     // ∂J/∂q · w, rows × nv (centred difference), eq. (D22)
   VecX multiplier;             // λ, rows
   VecX bias_direction;         // ∂(J̇v)/∂q · w, rows
   VecX bias_velocity;          // ∂(J̇v)/∂v · u, rows
@@ -71,7 +71,7 @@ struct ClosedChainDerivativeData {
   VecX q_plus, q_minus;        // nq: q ⊕ ±h w
   VecX v_plus, v_minus;        // nv: v ± s u
   VecX tangent;                // nv: w or u
-  VecX velocity_change;        // nv: δv, eq. (D20)
+  VecX velocity_change;        // nv: δv, eq. (D21)
   VecX acceleration_change;    // nv: δa
   VecX tree_change;            // nv: δτ_tree − (∂J/∂q·w)ᵀ λ
   VecX nv_scratch;             // nv: M δa and others

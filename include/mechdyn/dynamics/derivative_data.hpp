@@ -18,6 +18,8 @@
 namespace mechdyn {
 
 struct DerivativeData {
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
   /// `with_reactions`: also the 6n × nv derivatives of the joint reactions
   /// (dynamics/joint_reaction_derivatives.hpp), which rnea_derivatives then fills as well.
   explicit DerivativeData(const Model& model, bool with_reactions = false);
@@ -48,6 +50,8 @@ struct DerivativeData {
   AlignedVector<Vec6> force_velocity_derivative;         // ∂F_i/∂v_j, eq. (D9) (subtree sums)
   AlignedVector<Vec6> axis_variation;            // per velocity coordinate k: Δs_k = ∂s_k/∂q_j − s_j × s_k, eq. (D5)
   // the fast form (eqs. D11–D12), subtree composites:
+  std::vector<int> subtree_dof_end;             // per body b: when the velocity coordinates of b's subtree are the
+                                                 // range [v_index(b), end) (bodies numbered depth first), end; else −1
   std::vector<char> rigid_below;                 // per body: 1 when no joint strictly below it has a world-direction or
                                                  // world axis (spherical, free), so the fast form applies
   std::vector<SpatialInertia> composite_inertia; // I^c_i = Σ_{l∈subtree i} I_l
@@ -56,6 +60,7 @@ struct DerivativeData {
   std::vector<Vec3> composite_coriolis_vector;   // c^c_i
   AlignedVector<Vec6> composite_axis_force;      // per coordinate k: f_k = I^c s_k
   AlignedVector<Vec6> composite_axis_coriolis;   // per coordinate k: u_k = B^c s_k − s_k ×* H^c
+  RowMatrix solve_rows;                          // nv × 3 nv: aba_derivatives' right-hand sides, solved row by row
 
   int num_bodies = 0;  // of the Model this was made from (checked by the algorithms)
   int nv = 0;
