@@ -13,14 +13,8 @@ build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 profile="$build/bench/mechdyn_profile"
 cli="$build/apps/mechdyn/mechdyn"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-instructions() {  # total Ir of one command under callgrind
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$@" >/dev/null 2>"$tmp/err" ||
-    { cat "$tmp/err" >&2; return 1; }
-  sed -n 's/^summary: *//p' "$tmp/out" | head -1
-}
+# shellcheck source=callgrind.sh
+source "$(dirname "$0")/callgrind.sh"  # tmp, instructions
 
 n=2000
 printf '| algorithm | model | instructions per call |\n|---|---|---:|\n'

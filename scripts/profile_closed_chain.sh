@@ -11,14 +11,8 @@ set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 profile="$build/bench/mechdyn_profile_closed_chain"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-instructions() {  # total Ir of one command under callgrind
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$@" >/dev/null 2>"$tmp/err" ||
-    { cat "$tmp/err" >&2; return 1; }
-  sed -n 's/^summary: *//p' "$tmp/out" | head -1
-}
+# shellcheck source=callgrind.sh
+source "$(dirname "$0")/callgrind.sh"  # tmp, instructions
 
 n=200
 printf '| model | inverse dynamics | derivatives (analytical) | centred FD with re-assembly | derivatives / FD |\n'

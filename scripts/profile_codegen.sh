@@ -10,14 +10,8 @@
 set -euo pipefail
 build=${1:-build}
 program="$build/bench/mechdyn_bench_codegen"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-instructions() {  # total Ir of one command under callgrind
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$@" >/dev/null 2>"$tmp/err" ||
-    { cat "$tmp/err" >&2; return 1; }
-  sed -n 's/^summary: *//p' "$tmp/out" | head -1
-}
+# shellcheck source=callgrind.sh
+source "$(dirname "$0")/callgrind.sh"  # tmp, instructions
 
 per_call() {  # model method
   local base full n=2000
