@@ -1,5 +1,5 @@
 """Reading Google Benchmark JSON output (--benchmark_out_format=json) for the table
-scripts (peer_table.py, closed_chain_table.py)."""
+scripts (peer_table.py, closed_chain_table.py, codegen_table.py)."""
 import json
 
 _SCALE = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

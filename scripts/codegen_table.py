@@ -8,8 +8,9 @@ algorithms) from its Google Benchmark JSON output:
 quantity in the same run; the target (issue 15) is generated/best <= 0.5 for M, inverse
 and forward dynamics. Usage: scripts/codegen_table.py build-bench/bench-codegen.json
 """
-import json
 import sys
+
+from bench_json import load_times
 
 # quantity -> (generated, recursive, explicit, target)
 ROWS = [
@@ -22,22 +23,13 @@ ROWS = [
 
 
 def main(path):
-    with open(path) as f:
-        report = json.load(f)
-    times, medians, models = {}, {}, []
-    for b in report.get("benchmarks", []):
-        method, _, model = b.get("run_name", b["name"]).partition("/")
+    context, by_name, names = load_times(path)
+    times = {tuple(name.split("/", 1)): ns for name, ns in by_name.items() if "/" in name}
+    models = []
+    for name in names:
+        model = name.partition("/")[2]
         if model not in models:
             models.append(model)
-        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        ns = b["cpu_time"] * scale
-        if b.get("run_type") == "aggregate":
-            if b.get("aggregate_name") == "median":
-                medians[(method, model)] = ns
-        else:
-            times.setdefault((method, model), ns)
-    times.update(medians)
-    context = report.get("context", {})
     print(f"commit {context.get('mechdyn.commit', 'unknown')}, CPU {context.get('mechdyn.cpu', 'unknown')}, "
           f"build {context.get('mechdyn.build_type', '?')}")
     for model in models:
