@@ -173,6 +173,37 @@ int ExpressionGraph::max(int a, int b) {
   return make(Op::Max, std::min(a, b), std::max(a, b));
 }
 
+int ExpressionGraph::exp(int a) {
+  if (is_constant(a)) return constant(std::exp(node(a).value));
+  return make(Op::Exp, a, -1);
+}
+
+int ExpressionGraph::tanh(int a) {
+  if (is_constant(a)) return constant(std::tanh(node(a).value));
+  return make(Op::Tanh, a, -1);
+}
+
+int ExpressionGraph::abs(int a) {
+  const Node n = node(a);  // a copy (see add)
+  if (n.op == Op::Constant) return constant(std::abs(n.value));
+  if (n.op == Op::Neg) return abs(n.a);  // |−x| = |x|
+  if (n.op == Op::Abs) return a;         // ||x|| = |x|
+  return make(Op::Abs, a, -1);
+}
+
+int ExpressionGraph::sign(int a) {
+  const Node n = node(a);  // a copy (see add)
+  if (n.op == Op::Constant) return constant(n.value > 0.0 ? 1.0 : (n.value < 0.0 ? -1.0 : 0.0));
+  if (n.op == Op::Neg) return neg(sign(n.a));  // sgn(−x) = −sgn(x), exactly (sgn(±0) = 0)
+  return make(Op::Sign, a, -1);
+}
+
+int ExpressionGraph::nonzero_or(int a, int b) {
+  if (is_constant(a)) return node(a).value != 0.0 ? a : b;
+  if (a == b) return a;
+  return make(Op::NonzeroOr, a, b);  // not commutative: operands kept in order
+}
+
 void ExpressionGraph::name(int id, const std::string& hint) {
   Node& n = nodes_[static_cast<std::size_t>(id)];
   if (n.op == Op::Constant || n.op == Op::Input || !n.hint.empty()) return;
@@ -200,6 +231,11 @@ Expr sin(Expr a) { return Expr::node(current_graph().sin(a.id)); }
 Expr cos(Expr a) { return Expr::node(current_graph().cos(a.id)); }
 Expr sqrt(Expr a) { return Expr::node(current_graph().sqrt(a.id)); }
 Expr max(Expr a, Expr b) { return Expr::node(current_graph().max(a.id, b.id)); }
+Expr exp(Expr a) { return Expr::node(current_graph().exp(a.id)); }
+Expr tanh(Expr a) { return Expr::node(current_graph().tanh(a.id)); }
+Expr abs(Expr a) { return Expr::node(current_graph().abs(a.id)); }
+Expr sign(Expr a) { return Expr::node(current_graph().sign(a.id)); }
+Expr nonzero_or(Expr a, Expr b) { return Expr::node(current_graph().nonzero_or(a.id, b.id)); }
 Expr named(Expr e, const std::string& hint) {
   current_graph().name(e.id, hint);
   return e;

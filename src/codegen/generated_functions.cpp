@@ -11,6 +11,9 @@
 //                     articulated-body algorithm (symbolic_aba.cpp; long chains), each
 //                     D_i checked against 1e3·ε·|S_i|ᵀ|I^A_i||S_i| (dynamics/aba.cpp's test)
 //   joint_reactions   RNEA's f_i turned into the world by Q_i (EC eq. 4)
+//   inverse_dynamics_with_friction  (models with joint friction only) RNEA's τ and f_i,
+//                     the friction efforts from f_i (symbolic_friction.cpp), τ_d = τ + τ_f
+//                     (EC Algorithm 1, eq. 54)
 // Cost: linear in the printed code. Reads: the model. Writes: nothing but the result.
 #include "generated_functions.hpp"
 
@@ -193,6 +196,39 @@ FunctionPart joint_reactions_function(const Model& model, const std::string& mat
   return f;
 }
 
+FunctionPart friction_function(const Model& model, const std::string& math) {
+  ExpressionGraph graph;
+  GraphScope scope(graph);
+  const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
+  const std::vector<Expr> v = velocity_inputs(model, "v"), a = velocity_inputs(model, "a");
+  const SymbolicForces forces = symbolic_rnea(model, tree, v, a);
+  const std::vector<Expr> friction = symbolic_friction_effort(model, tree, forces, v, a);
+  std::vector<Statement> statements;
+  for (int k = 0; k < model.nv; ++k) {
+    const std::size_t kk = static_cast<std::size_t>(k);
+    statements.push_back({Statement::Kind::Assign, entry("tau_d", k), forces.tau[kk] + friction[kk], Expr(), 0, ""});
+  }
+  for (int k = 0; k < model.nv; ++k)
+    statements.push_back({Statement::Kind::Assign, entry("friction", k), friction[static_cast<std::size_t>(k)], Expr(), 0, ""});
+  FunctionPart f;
+  f.name = "inverse_dynamics_with_friction";
+  f.summary = "tau_d = M(q) a + h(q, v) + tau_f: inverse dynamics with the load-dependent joint friction (EC eq. 54)";
+  f.parameters = {{"q", model.nq, true, "configuration"},
+                  {"v", model.nv, true, "velocities"},
+                  {"a", model.nv, true, "accelerations"},
+                  {"tau_d", model.nv, false, "driving efforts, friction included (mechdyn eval's tau_with_friction)"},
+                  {"friction", model.nv, false,
+                   "friction efforts tau_f, of the sign of v (at v = 0 of a), 0 without friction (eval's friction_effort)"}};
+  f.body = emit_body(graph, statements, {"q", "v", "a"}, math);
+  return f;
+}
+
+bool has_friction(const Model& model) {
+  for (const Joint& joint : model.joints)
+    if (joint.friction) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix,
@@ -203,6 +239,7 @@ std::vector<FunctionPart> generate_functions(const Model& model, const std::stri
   parts.push_back(rnea_function(model, math_prefix, true));
   parts.push_back(forward_dynamics_function(model, math_prefix, form));
   parts.push_back(joint_reactions_function(model, math_prefix));
+  if (has_friction(model)) parts.push_back(friction_function(model, math_prefix));
   return parts;
 }
 

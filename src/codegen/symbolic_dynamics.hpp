@@ -7,6 +7,7 @@
 //   symbolic_crba.cpp  CRBA (§6.2, Table 6.2) in body coordinates: M(q)
 //   symbolic_ldl.cpp   branch-sparse M = Lᵀ D L and its solve (§6.5, Table 6.3)
 //   symbolic_aba.cpp   articulated-body forward dynamics (§7.3, Table 7.1), one-coordinate joints
+//   symbolic_friction.cpp  load-dependent joint friction efforts from the reactions (EC §3.3)
 #pragma once
 
 #include <vector>
@@ -58,5 +59,12 @@ bool symbolic_aba_applies(const Model& model);
 /// q̈ = FD(q, q̇, τ) by the articulated-body algorithm; `velocity` and `tau` nv expressions.
 SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
                                  const std::vector<Expr>& tau);
+
+/// The friction effort τ_f (nv entries, constant 0 for coordinates without friction) of
+/// every joint with a friction block, from the reactions `forces` of symbolic_rnea at the
+/// same q, q̇, q̈: load decomposition, normal load, friction model (LuGre at its steady
+/// state), the sign at q̇ = 0 from q̈ — friction/inverse_dynamics_with_friction.cpp.
+std::vector<Expr> symbolic_friction_effort(const Model& model, const SymbolicTree& tree, const SymbolicForces& forces,
+                                           const std::vector<Expr>& velocity, const std::vector<Expr>& acceleration);
 
 }  // namespace mechdyn::codegen

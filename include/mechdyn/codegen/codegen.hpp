@@ -52,6 +52,9 @@ struct CodegenOptions {
 struct CodegenCounts {
   long multiplications = 0, divisions = 0, additions = 0, negations = 0;
   long sines = 0, cosines = 0, square_roots = 0, maxima = 0;
+  // the friction function (inverse_dynamics_with_friction): exp (Stribeck), tanh
+  // (Brown–McPhee), fabs (axial loads), selections (sign of v, or of a at v = 0)
+  long exponentials = 0, hyperbolic_tangents = 0, absolute_values = 0, selections = 0;
   long locals = 0;  // named locals (common subexpressions and named quantities)
 };
 
