@@ -84,7 +84,7 @@ std::vector<Expr> symbolic_friction_effort(const Model& model, const SymbolicTre
         const Expr ratio = v / Expr(friction.stribeck_velocity);
         level = level + static_excess * exp(-(ratio * ratio));
       }
-      const Expr direction = named(sign(nonzero_or(v, acceleration[k])), "sign_" + name);
+      const Expr direction = named(sign(named(nonzero_or(v, acceleration[k]), "v_or_a_" + name)), "sign_" + name);
       value = level * direction + viscous;
     }
     effort[k] = named(value, "friction_" + name);
