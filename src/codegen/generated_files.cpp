@@ -1,5 +1,5 @@
 // generate_code (mechdyn/codegen/codegen.hpp): checks that the model can be expressed,
-// builds the five functions (generated_functions.cpp) and lays out the four files — the
+// builds the functions (generated_functions.cpp) and lays out the four files — the
 // header with the comment block (model file, mechdyn version and commit, conventions,
 // operation counts), the source, a CMakeLists.txt that adds the library, a README.
 // Cost: linear in the generated text. Reads: the model. Writes: the returned files.

@@ -1,4 +1,4 @@
-// The five generated functions of `mechdyn codegen` (generated_functions.hpp): one
+// The generated functions of `mechdyn codegen` (generated_functions.hpp): one
 // expression graph each, so that each function's text holds only its own work.
 //   mass_matrix       CRBA (symbolic_crba.cpp)
 //   bias              RNEA at q̈ = 0 (symbolic_rnea.cpp)

@@ -12,6 +12,11 @@
 //                                         (M singular), leaving a untouched
 //   joint_reactions(q, v, a, force, torque)  per joint, world frame, torque about the
 //                                         child's frame origin (eval-json.md `reactions`)
+//   inverse_dynamics_with_friction(q, v, a, tau_d, friction)  only for a model with joint
+//                                         friction: tau_d = M a + h + tau_f and tau_f, the
+//                                         load-dependent friction of EC §3.3 (eval's
+//                                         tau_with_friction, friction_effort; LuGre at its
+//                                         steady state; at v = 0 the effort opposes a)
 // with the model's constants folded in as literals, no multiplication by a structural 0
 // or ±1, common subexpressions as named locals and the tree unrolled (no loops). The
 // algorithms are Featherstone's RNEA, CRBA and LTDL (2008, §5.3, §6.2, §6.5) in each
@@ -71,7 +76,7 @@ struct GeneratedFile {
 struct GeneratedCode {
   std::string prefix;
   std::vector<GeneratedFile> files;          // header, source, CMakeLists.txt, README.md
-  std::vector<GeneratedFunction> functions;  // the five functions, in the order above
+  std::vector<GeneratedFunction> functions;  // the five functions (six with friction), in the order above
   std::vector<std::string> notes;            // what a user must know (e.g. M singular at every q)
 };
 
