@@ -27,6 +27,7 @@ std::size_t ExpressionGraph::KeyHash::operator()(const Key& k) const {
   std::uint64_t h = static_cast<std::uint64_t>(k.op) * 0x9E3779B97F4A7C15ull;
   h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.a)) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.b)) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.c)) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   h ^= k.bits + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   return static_cast<std::size_t>(h);
 }
@@ -36,14 +37,15 @@ ExpressionGraph::ExpressionGraph() {
   constant(1.0);  // node 1
 }
 
-int ExpressionGraph::make(Op op, int a, int b, double value, int input) {
-  const Key key{op, a, b, op == Op::Constant ? bits_of(value) : static_cast<std::uint64_t>(input + 1)};
+int ExpressionGraph::make(Op op, int a, int b, double value, int input, int c) {
+  const Key key{op, a, b, c, op == Op::Constant ? bits_of(value) : static_cast<std::uint64_t>(input + 1)};
   const auto found = unique_.find(key);
   if (found != unique_.end()) return found->second;
   Node node;
   node.op = op;
   node.a = a;
   node.b = b;
+  node.c = c;
   node.value = value == 0.0 ? 0.0 : value;
   node.input = input;
   nodes_.push_back(node);
@@ -204,6 +206,12 @@ int ExpressionGraph::nonzero_or(int a, int b) {
   return make(Op::NonzeroOr, a, b);  // not commutative: operands kept in order
 }
 
+int ExpressionGraph::if_positive(int condition, int then, int otherwise) {
+  if (is_constant(condition)) return node(condition).value > 0.0 ? then : otherwise;
+  if (then == otherwise) return then;
+  return make(Op::IfPositive, condition, then, 0.0, -1, otherwise);
+}
+
 void ExpressionGraph::name(int id, const std::string& hint) {
   Node& n = nodes_[static_cast<std::size_t>(id)];
   if (n.op == Op::Constant || n.op == Op::Input || !n.hint.empty()) return;
@@ -236,6 +244,9 @@ Expr tanh(Expr a) { return Expr::node(current_graph().tanh(a.id)); }
 Expr abs(Expr a) { return Expr::node(current_graph().abs(a.id)); }
 Expr sign(Expr a) { return Expr::node(current_graph().sign(a.id)); }
 Expr nonzero_or(Expr a, Expr b) { return Expr::node(current_graph().nonzero_or(a.id, b.id)); }
+Expr if_positive(Expr condition, Expr then, Expr otherwise) {
+  return Expr::node(current_graph().if_positive(condition.id, then.id, otherwise.id));
+}
 Expr named(Expr e, const std::string& hint) {
   current_graph().name(e.id, hint);
   return e;

@@ -91,6 +91,9 @@ std::string comment_block(const Model& model, const CodegenOptions& options, con
     c << " * Joint friction: inverse_dynamics_with_friction includes it (mechdyn eval's `tau_with_friction`\n"
       << " * and `friction_effort`; LuGre at its steady state). The other functions do not: their tau is\n"
       << " * M a + h (eval's `tau`), and forward_dynamics solves M a + h = tau without friction.\n";
+  if (std::any_of(parts.begin(), parts.end(), [](const FunctionPart& f) { return f.name == "inverse_dynamics_with_lugre_state"; }))
+    c << " * inverse_dynamics_with_lugre_state: the same with the LuGre joints' bristle deflections z as inputs\n"
+      << " * (mechdyn simulate's LuGre states, z[k] at the joint's coordinate) and their rates dz/dt as outputs.\n";
   for (const FunctionPart& f : parts)
     if (!f.note.empty()) c << " * NOTE: " << f.note << ".\n";
   c << " * Every input is read before any output is written: an output may share memory with an input.\n"
@@ -207,6 +210,9 @@ std::string readme_file(const Model& model, const CodegenOptions& options, const
     r << "\n`inverse_dynamics_with_friction` adds the model's load-dependent joint friction (mechdyn eval's\n"
       << "`tau_with_friction` and `friction_effort`; LuGre at its steady state; at v = 0 a Coulomb or Stribeck\n"
       << "effort opposes a). The other functions have no friction: `forward_dynamics` solves M a + h = tau.\n";
+  if (std::any_of(parts.begin(), parts.end(), [](const FunctionPart& f) { return f.name == "inverse_dynamics_with_lugre_state"; }))
+    r << "`inverse_dynamics_with_lugre_state` takes the LuGre joints' bristle deflections z (at their\n"
+      << "coordinates) and also writes their rates dz/dt, for a simulation of the bristle states.\n";
   for (const FunctionPart& f : parts)
     if (!f.note.empty()) r << "\n**Note:** " << f.note << ".\n";
   return r.str();

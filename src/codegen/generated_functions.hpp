@@ -1,4 +1,4 @@
-// The functions `mechdyn codegen` writes (five; six for a model with joint friction),
+// The functions `mechdyn codegen` writes (five; six with joint friction, seven with LuGre),
 // each built in its own expression graph from the symbolic algorithms and printed by
 // c_emitter (generated_functions.cpp). The
 // file layout around them (header, comment block, C or C++) is generated_files.cpp's.
@@ -31,7 +31,8 @@ struct FunctionPart {
 };
 
 /// mass_matrix, bias, inverse_dynamics, forward_dynamics, joint_reactions for `model`,
-/// and inverse_dynamics_with_friction when a joint has friction;
+/// inverse_dynamics_with_friction when a joint has friction, inverse_dynamics_with_lugre_state
+/// when a joint has LuGre friction;
 /// math_prefix as emit_body's; `form` chooses forward_dynamics' algorithm (Articulated
 /// needs every joint of ≤ 1 coordinate: the caller checks).
 std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix,

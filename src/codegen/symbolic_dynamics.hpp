@@ -60,11 +60,19 @@ bool symbolic_aba_applies(const Model& model);
 SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
                                  const std::vector<Expr>& tau);
 
-/// The friction effort τ_f (nv entries, constant 0 for coordinates without friction) of
-/// every joint with a friction block, from the reactions `forces` of symbolic_rnea at the
-/// same q, q̇, q̈: load decomposition, normal load, friction model (LuGre at its steady
-/// state), the sign at q̇ = 0 from q̈ — friction/inverse_dynamics_with_friction.cpp.
-std::vector<Expr> symbolic_friction_effort(const Model& model, const SymbolicTree& tree, const SymbolicForces& forces,
-                                           const std::vector<Expr>& velocity, const std::vector<Expr>& acceleration);
+/// The friction of the joints with a friction block (symbolic_friction.cpp).
+struct SymbolicFriction {
+  std::vector<Expr> effort;      // τ_f, nv entries, constant 0 for coordinates without friction
+  std::vector<Expr> state_rate;  // ż of the LuGre coordinates when their z is given, else 0
+};
+
+/// The friction effort of every joint with a friction block, from the reactions `forces` of
+/// symbolic_rnea at the same q, q̇, q̈: load decomposition, normal load, friction model, the
+/// sign at q̇ = 0 from q̈ — friction/inverse_dynamics_with_friction.cpp. `lugre_state`
+/// (nv expressions, the bristle deflections z): LuGre from z (LuGreEvaluation::State);
+/// nullptr: LuGre at its steady state (SteadyState).
+SymbolicFriction symbolic_friction_effort(const Model& model, const SymbolicTree& tree, const SymbolicForces& forces,
+                                          const std::vector<Expr>& velocity, const std::vector<Expr>& acceleration,
+                                          const std::vector<Expr>* lugre_state = nullptr);
 
 }  // namespace mechdyn::codegen

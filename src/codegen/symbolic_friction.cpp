@@ -1,7 +1,9 @@
 // Symbolic load-dependent joint friction for `mechdyn codegen` (symbolic_dynamics.hpp):
 // the friction effort τ_f of every joint with a friction block, from the joint reactions
-// of the symbolic RNEA, as friction/inverse_dynamics_with_friction.cpp computes it
-// (LuGreEvaluation::SteadyState, what `mechdyn eval` reports as friction_effort).
+// of the symbolic RNEA, as friction/inverse_dynamics_with_friction.cpp computes it:
+// LuGre at its steady state (LuGreEvaluation::SteadyState, what `mechdyn eval` reports
+// as friction_effort), or from the bristle deflections z given as inputs
+// (LuGreEvaluation::State, what `simulate` uses), with their rates ż.
 //
 // Source: explicit-canonical-dynamics-joint-friction (EC) §3.3 and §4.1, Algorithm 1
 // lines 6–8, in the form of friction/joint_load_decomposition.hpp and friction_models.hpp:
@@ -19,6 +21,8 @@
 //   stribeck, lugre  τ_f = (k_c N + (k_s − k_c) N e^{−(v/v_s)²}) sgn + k_v v  (eq. 52;
 //                    LuGre at its steady state ż = 0)
 //   brown_mcphee     τ_f = k_c N tanh(4 v/v_s) + (k_s − k_c) N (v/v_s) / (¼(v/v_s)² + ¾)² + k_v v
+//   lugre with z   τ_f = σ0 z + σ1 ż + k_v v,  ż = g > 0 ? v − σ0 |v| z / g : v,
+//                  g = k_c N + (k_s − k_c) N e^{−(v/v_s)²}    (LuGre eqs. 1–4; lugre_state_rate)
 //   sgn = sgn(v ≠ 0 ? v : a): at v = 0 the effort opposes the acceleration (EC eq. 53,
 //   friction_models.cpp's direction argument); 0 when both are 0.
 // The library takes |·| with std::hypot in world components; sqrt of the sum of squares
@@ -42,9 +46,12 @@ Expr off_axis(const SVec3& n, const SVec3& x) {
 
 }  // namespace
 
-std::vector<Expr> symbolic_friction_effort(const Model& model, const SymbolicTree& tree, const SymbolicForces& forces,
-                                           const std::vector<Expr>& velocity, const std::vector<Expr>& acceleration) {
-  std::vector<Expr> effort(static_cast<std::size_t>(model.nv), Expr());
+SymbolicFriction symbolic_friction_effort(const Model& model, const SymbolicTree& tree, const SymbolicForces& forces,
+                                          const std::vector<Expr>& velocity, const std::vector<Expr>& acceleration,
+                                          const std::vector<Expr>* lugre_state) {
+  SymbolicFriction out;
+  out.effort.assign(static_cast<std::size_t>(model.nv), Expr());
+  out.state_rate.assign(static_cast<std::size_t>(model.nv), Expr());
   for (int u = 0; u < model.num_bodies(); ++u) {
     const std::size_t b = static_cast<std::size_t>(u);
     const Joint& joint = model.joints[b];
@@ -78,6 +85,19 @@ std::vector<Expr> symbolic_friction_effort(const Model& model, const SymbolicTre
       const Expr denominator = 0.25 * ratio * ratio + 0.75;
       value = Expr(friction.coulomb) * normal * tanh(4.0 * ratio) + static_excess * ratio / (denominator * denominator) +
               viscous;
+    } else if (friction.model == FrictionModel::LuGre && lugre_state != nullptr) {  // LuGre eqs. (2)–(4)
+      const Expr ratio = v / Expr(friction.stribeck_velocity);
+      const Expr level = named(Expr(friction.coulomb) * normal + static_excess * exp(-(ratio * ratio)), "g_" + name);
+      const Expr z = (*lugre_state)[k];
+      // g ≤ 0 (no friction level: N = 0, or k_s = 0) gives ż = v; a g folded to a constant ≤ 0
+      // (k_c = k_s = 0) is decided here, without forming the division by it
+      const bool no_level = level.is_constant() && !(current_graph().node(level.id).value > 0.0);
+      const Expr rate =
+          no_level ? v
+                   : named(if_positive(level, v - Expr(friction.bristle_stiffness) * abs(v) * z / level, v),
+                           "z_rate_" + name);
+      out.state_rate[k] = rate;
+      value = Expr(friction.bristle_stiffness) * z + Expr(friction.bristle_damping) * rate + viscous;
     } else {  // line 8: eq. (42) or (52); LuGre at its steady state
       Expr level = Expr(friction.coulomb) * normal;
       if (friction.model != FrictionModel::CoulombViscous) {
@@ -87,9 +107,9 @@ std::vector<Expr> symbolic_friction_effort(const Model& model, const SymbolicTre
       const Expr direction = named(sign(named(nonzero_or(v, acceleration[k]), "v_or_a_" + name)), "sign_" + name);
       value = level * direction + viscous;
     }
-    effort[k] = named(value, "friction_" + name);
+    out.effort[k] = named(value, "friction_" + name);
   }
-  return effort;
+  return out;
 }
 
 }  // namespace mechdyn::codegen

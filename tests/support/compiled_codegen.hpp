@@ -28,6 +28,8 @@ struct CompiledCodegen {
   using ForwardDynamics = int (*)(const double*, const double*, const double*, double*);
   using JointReactions = void (*)(const double*, const double*, const double*, double*, double*);
   using InverseDynamicsWithFriction = void (*)(const double*, const double*, const double*, double*, double*);
+  using InverseDynamicsWithLuGreState = void (*)(const double*, const double*, const double*, const double*, double*,
+                                                 double*, double*);
 
   GeneratedCode code;
   std::string directory;
@@ -38,6 +40,7 @@ struct CompiledCodegen {
   ForwardDynamics forward_dynamics = nullptr;
   JointReactions joint_reactions = nullptr;
   InverseDynamicsWithFriction inverse_dynamics_with_friction = nullptr;  // models with joint friction only
+  InverseDynamicsWithLuGreState inverse_dynamics_with_lugre_state = nullptr;  // models with a LuGre joint only
 
   CompiledCodegen() = default;
   CompiledCodegen(const CompiledCodegen&) = delete;
@@ -96,6 +99,10 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
         shim << "void shim_inverse_dynamics_with_friction(const double* q, const double* v, const double* a, "
                 "double* t, double* f) { "
              << prefix << "::inverse_dynamics_with_friction(q, v, a, t, f); }\n";
+      else if (f.name == "inverse_dynamics_with_lugre_state")
+        shim << "void shim_inverse_dynamics_with_lugre_state(const double* q, const double* v, const double* a, "
+                "const double* z, double* t, double* f, double* r) { "
+             << prefix << "::inverse_dynamics_with_lugre_state(q, v, a, z, t, f, r); }\n";
     shim << "}\n";
     sources += " " + out.directory + "/shim.cpp";
   }
@@ -127,6 +134,9 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
     if (f.name == p + "inverse_dynamics_with_friction" || f.name == "inverse_dynamics_with_friction")
       out.inverse_dynamics_with_friction =
           reinterpret_cast<CompiledCodegen::InverseDynamicsWithFriction>(find("inverse_dynamics_with_friction"));
+    else if (f.name == p + "inverse_dynamics_with_lugre_state" || f.name == "inverse_dynamics_with_lugre_state")
+      out.inverse_dynamics_with_lugre_state =
+          reinterpret_cast<CompiledCodegen::InverseDynamicsWithLuGreState>(find("inverse_dynamics_with_lugre_state"));
 }
 
 }  // namespace mechdyn::testing

@@ -17,6 +17,10 @@
 //                                         load-dependent friction of EC §3.3 (eval's
 //                                         tau_with_friction, friction_effort; LuGre at its
 //                                         steady state; at v = 0 the effort opposes a)
+//   inverse_dynamics_with_lugre_state(q, v, a, z, tau_d, friction, z_rate)  only for a
+//                                         model with a LuGre joint: the same with the
+//                                         bristle deflections z given (LuGreEvaluation::State)
+//                                         and their rates ż written
 // with the model's constants folded in as literals, no multiplication by a structural 0
 // or ±1, common subexpressions as named locals and the tree unrolled (no loops). The
 // algorithms are Featherstone's RNEA, CRBA and LTDL (2008, §5.3, §6.2, §6.5) in each
@@ -76,7 +80,7 @@ struct GeneratedFile {
 struct GeneratedCode {
   std::string prefix;
   std::vector<GeneratedFile> files;          // header, source, CMakeLists.txt, README.md
-  std::vector<GeneratedFunction> functions;  // the five functions (six with friction), in the order above
+  std::vector<GeneratedFunction> functions;  // the five functions (+1 with friction, +2 with LuGre), in the order above
   std::vector<std::string> notes;            // what a user must know (e.g. M singular at every q)
 };
 
