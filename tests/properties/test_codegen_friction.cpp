@@ -2,7 +2,8 @@
 // inverse_dynamics_with_friction(q, v, a, tau_d, friction) is compiled with the system
 // compiler, loaded, and compared with the library's inverse_dynamics_with_friction
 // (LuGreEvaluation::SteadyState, what `mechdyn eval` reports) — tau_with_friction and
-// friction_effort — to 1e-12 relative to each quantity's largest entry (at least 1), at
+// friction_effort — and the generated inverse_dynamics_with_lugre_state with the
+// library's LuGreEvaluation::State (friction_state_rate too), to 1e-12 relative to each quantity's largest entry (at least 1), at
 // random states and at states with v_k = 0 exactly (the sign of a Coulomb or Stribeck
 // effort then comes from a_k; both 0: no Coulomb part).
 //
@@ -14,7 +15,8 @@
 //
 // Mutations tried by hand on symbolic_friction.cpp (each fails the tests below; see
 // docs/codegen.md "Checks"): the axial load without |·| (nᵀf instead of |nᵀf|); the
-// sign taken from v alone (0 at v = 0); R_b and R_n swapped in the normal load.
+// sign taken from v alone (0 at v = 0); R_n in place of R_b in the normal load; LuGre's
+// ż with v in place of |v|.
 #include <gtest/gtest.h>
 
 #include <algorithm>
