@@ -3,9 +3,10 @@
 // compiler, loaded, and compared with the library's inverse_dynamics_with_friction
 // (LuGreEvaluation::SteadyState, what `mechdyn eval` reports) — tau_with_friction and
 // friction_effort — and the generated inverse_dynamics_with_lugre_state with the
-// library's LuGreEvaluation::State (friction_state_rate too), to 1e-12 relative to each quantity's largest entry (at least 1), at
-// random states and at states with v_k = 0 exactly (the sign of a Coulomb or Stribeck
-// effort then comes from a_k; both 0: no Coulomb part).
+// library's LuGreEvaluation::State (friction_state_rate too), to 1e-12 relative to each
+// quantity's largest entry (at least 1), at random states and at states with v_k = 0
+// exactly (the sign of a Coulomb or Stribeck effort then comes from a_k; both 0: no
+// Coulomb part).
 //
 // What is independent: the library forms the reactions by the world-frame resultant
 // iteration (EC §3.1) and splits them in world components with std::hypot
