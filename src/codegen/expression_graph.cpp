@@ -166,6 +166,10 @@ int ExpressionGraph::cos(int a) {
 
 int ExpressionGraph::sqrt(int a) {
   if (is_constant(a)) return constant(std::sqrt(node(a).value));
+  // √(x·x) = |x|: a correctly rounded square root of a correctly rounded square is |x|
+  // unless x·x over- or underflows, where |x| is the better answer (the library's hypot)
+  const Node n = node(a);  // a copy (see add)
+  if (n.op == Op::Mul && n.a == n.b) return abs(n.a);
   return make(Op::Sqrt, a, -1);
 }
 

@@ -7,7 +7,7 @@
 //   x/1 → x,  −(−x) → x,  −(a − b) → b − a,  negations pulled out of products and folded
 //   into sums (x + (−y) → x − y),  c₁·(c₂·x) → (c₁c₂)·x,  sin/cos/sqrt/exp/tanh/abs/sign
 //   of a constant,  |−x| → |x|,  ||x|| → |x|,  sgn(−x) → −sgn(x),  nonzero_or(c, y) → c or y,
-//   if_positive(c, x, y) → x or y,  if_positive(g, x, x) → x.
+//   if_positive(c, x, y) → x or y,  if_positive(g, x, x) → x,  √(x·x) → |x|.
 // The friction functions add the non-smooth nodes: abs (fabs), sign (the library's
 // sign_of: +1, −1, or 0 for ±0), nonzero_or(x, y) = x ≠ 0 ? x : y (the direction of a
 // friction effort at v = 0, friction_models.cpp) and if_positive(g, x, y) = g > 0 ? x : y
