@@ -5,6 +5,9 @@
 //   generated_inverse_dynamics   vs  rnea, explicit_inverse_dynamics
 //   generated_forward_dynamics   vs  aba, explicit_forward_dynamics
 //   generated_joint_reactions    vs  joint_reactions
+// and on the five-axis tree with Stribeck friction (five_axis_tree_stribeck.yaml):
+//   generated_inverse_dynamics_with_friction  vs  inverse_dynamics_with_friction (and
+//   generated_inverse_dynamics, rnea: what the friction adds)
 // The C files are written at build time by the built `mechdyn codegen` from the example
 // files (bench/CMakeLists.txt) and compiled with the benchmark's flags; the library reads
 // the same files. Every call takes the next of 256 seeded random states and runs from its
@@ -26,6 +29,7 @@
 
 #include "bench_context.hpp"
 #include "five_axis_tree.h"
+#include "five_axis_tree_stribeck.h"
 #include "generated_code.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
@@ -35,6 +39,7 @@
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/io/model_file.hpp"
 #include "panda_7dof.h"
 #include "random_model.hpp"
@@ -158,6 +163,101 @@ void register_methods(const std::shared_ptr<const Fixture>& f) {
   for_each_method([&](const char* name, auto run) { register_method(name, f, run); });
 }
 
+/// The model with joint friction: its generated inverse_dynamics_with_friction and
+/// inverse_dynamics, against the library's inverse_dynamics_with_friction and rnea.
+struct FrictionFunctions {
+  void (*inverse_dynamics_with_friction)(const double* q, const double* v, const double* a, double* tau_d,
+                                         double* friction);
+  void (*inverse_dynamics)(const double* q, const double* v, const double* a, double* tau);
+};
+
+struct FrictionFixture {
+  Model model;
+  FrictionFunctions generated;
+  std::vector<State> pool;
+};
+
+std::shared_ptr<const FrictionFixture> make_friction_fixture(const std::string& file, const FrictionFunctions& generated,
+                                                             unsigned seed) {
+  auto fixture = std::make_shared<FrictionFixture>();
+  const std::shared_ptr<const Fixture> plain = make_fixture(file, Generated{}, seed);
+  fixture->model = plain->model;
+  fixture->generated = generated;
+  fixture->pool = plain->pool;
+  return fixture;
+}
+
+/// Largest difference of tau_with_friction and friction_effort, generated − library,
+/// relative to max(1, |library|∞), over the pool.
+double friction_disagreement(const FrictionFixture& f) {
+  Data data(f.model);
+  VecX tau(f.model.nv), friction(f.model.nv);
+  double worst = 0.0;
+  for (const State& s : f.pool) {
+    inverse_dynamics_with_friction(f.model, data, s.q, s.v, s.a, LuGreEvaluation::SteadyState);
+    f.generated.inverse_dynamics_with_friction(s.q.data(), s.v.data(), s.a.data(), tau.data(), friction.data());
+    worst = std::max(worst, (tau - data.tau_with_friction).cwiseAbs().maxCoeff() /
+                                std::max(1.0, data.tau_with_friction.cwiseAbs().maxCoeff()));
+    worst = std::max(worst, (friction - data.friction_effort).cwiseAbs().maxCoeff() /
+                                std::max(1.0, data.friction_effort.cwiseAbs().maxCoeff()));
+  }
+  return worst;
+}
+
+template <typename Visit>
+void for_each_friction_method(Visit visit) {
+  using F = FrictionFunctions;
+  visit("generated_inverse_dynamics_with_friction", [](const Model&, Data&, const F& g, const State& s, VecX& out) {
+    g.inverse_dynamics_with_friction(s.q.data(), s.v.data(), s.a.data(), out.data(), out.data() + s.q.size());
+    return out.data();
+  });
+  visit("inverse_dynamics_with_friction", [](const Model& m, Data& d, const F&, const State& s, VecX&) {
+    return inverse_dynamics_with_friction(m, d, s.q, s.v, s.a, LuGreEvaluation::SteadyState).data();
+  });
+  visit("generated_inverse_dynamics", [](const Model&, Data&, const F& g, const State& s, VecX& out) {
+    g.inverse_dynamics(s.q.data(), s.v.data(), s.a.data(), out.data());
+    return out.data();
+  });
+  visit("rnea", [](const Model& m, Data& d, const F&, const State& s, VecX&) { return rnea(m, d, s.q, s.v, s.a).data(); });
+}
+
+void register_friction_methods(const std::shared_ptr<const FrictionFixture>& fixture) {
+  for_each_friction_method([&](const char* method, auto run) {
+    const std::string name = std::string(method) + "/" + fixture->model.name;
+    benchmark::RegisterBenchmark(name.c_str(), [fixture, run](benchmark::State& state) {
+      const Model& model = fixture->model;
+      Data data(model);
+      VecX out(2 * model.nv);
+      std::size_t next = 0;
+      for (auto _ : state) {
+        benchmark::DoNotOptimize(run(model, data, fixture->generated, fixture->pool[next], out));
+        benchmark::ClobberMemory();
+        next = (next + 1) & (kPoolSize - 1);
+      }
+      state.counters["nv"] = model.nv;
+    })->Unit(benchmark::kNanosecond);
+  });
+}
+
+int profile_friction(const FrictionFixture& f, const std::string& method, long calls) {
+  Data data(f.model);
+  VecX out(2 * f.model.nv);
+  bool found = false;
+  double sink = 0.0;
+  for_each_friction_method([&](const char* name, auto run) {
+    if (method != name) return;
+    found = true;
+    for (long c = 0; c < calls; ++c)
+      sink += *run(f.model, data, f.generated, f.pool[static_cast<std::size_t>(c) & (kPoolSize - 1)], out);
+  });
+  if (!found) {
+    std::fprintf(stderr, "mechdyn_bench_codegen: --profile: unknown method '%s'\n", method.c_str());
+    return 2;
+  }
+  std::printf("%.17g\n", sink);
+  return 0;
+}
+
 /// `--profile METHOD N`: N calls of one method on the pool's states, outside Google
 /// Benchmark, for callgrind (instructions per call = (Ir(N) − Ir(0)) / N).
 int profile(const Fixture& f, const std::string& method, long calls) {
@@ -188,9 +288,14 @@ int main(int argc, char** argv) {
   const Generated panda = MECHDYN_GENERATED_FUNCTIONS(panda_7dof);
   std::vector<std::shared_ptr<const Fixture>> fixtures = {make_fixture("five_axis_tree.yaml", five_axis, 1),
                                                           make_fixture("panda_7dof.yaml", panda, 2)};
+  const auto stribeck = make_friction_fixture(
+      "five_axis_tree_stribeck.yaml",
+      FrictionFunctions{five_axis_tree_stribeck_inverse_dynamics_with_friction, five_axis_tree_stribeck_inverse_dynamics},
+      3);
   if (argc == 5 && std::string(argv[1]) == "--profile") {  // --profile MODEL METHOD N
     for (const auto& fixture : fixtures)
       if (fixture->model.name == argv[2]) return profile(*fixture, argv[3], std::atol(argv[4]));
+    if (stribeck->model.name == argv[2]) return profile_friction(*stribeck, argv[3], std::atol(argv[4]));
     std::fprintf(stderr, "mechdyn_bench_codegen: --profile: unknown model '%s'\n", argv[2]);
     return 2;
   }
@@ -212,6 +317,20 @@ int main(int argc, char** argv) {
     }
     benchmark::AddCustomContext("check." + fixture->model.name, line);
     register_methods(fixture);
+  }
+  {
+    const double worst = friction_disagreement(*stribeck);
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "max |generated - library| / max(1, |library|) over 256 states = %.2g (tau_with_friction, friction)",
+                  worst);
+    if (!(worst <= 1e-9)) {
+      std::fprintf(stderr, "mechdyn_bench_codegen: %s: the generated code disagrees with the library: %s\n",
+                   stribeck->model.name.c_str(), line);
+      return 1;
+    }
+    benchmark::AddCustomContext("check." + stribeck->model.name, line);
+    register_friction_methods(stribeck);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -19,6 +19,9 @@ ROWS = [
     ("inverse dynamics", "generated_inverse_dynamics", "rnea", "explicit_inverse_dynamics", 0.5),
     ("forward dynamics", "generated_forward_dynamics", "aba", "explicit_forward_dynamics", 0.5),
     ("joint reactions", "generated_joint_reactions", "joint_reactions", None, None),
+    # the five-axis Stribeck tree: against the library's inverse_dynamics_with_friction
+    ("inverse dynamics with friction", "generated_inverse_dynamics_with_friction", "inverse_dynamics_with_friction",
+     None, None),
 ]
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per call (callgrind) of the code `mechdyn codegen` writes and of mechdyn's
 # runtime algorithms, on the five-axis tree and the Panda (docs/benchmarks.md, "Generated
-# code"). Instruction counts do not depend on the machine's load, unlike times.
+# code"), and of the inverse dynamics with friction on the five-axis Stribeck tree. Instruction counts do not depend on the machine's load, unlike times.
 #
 #   bash scripts/profile_codegen.sh [build-dir]      (default: build; needs mechdyn_bench_codegen)
 #
@@ -36,3 +36,10 @@ forward_dynamics generated_forward_dynamics aba explicit_forward_dynamics
 reactions generated_joint_reactions joint_reactions -
 EOF
 done
+# The inverse dynamics with joint friction (EC eq. 54) on the five-axis tree with Stribeck
+# friction: generated against the library's inverse_dynamics_with_friction (no explicit form).
+model=five_axis_tree_stribeck
+g=$(per_call "$model" generated_inverse_dynamics_with_friction)
+r=$(per_call "$model" inverse_dynamics_with_friction)
+printf '| %s | %s | %d | %d | - | %s |\n' "$model" "inverse dynamics with friction" "$g" "$r" \
+  "$(awk -v g="$g" -v b="$r" 'BEGIN { printf "%.2f", g / b }')"

@@ -1,6 +1,7 @@
 // mechdyn codegen MODEL -o DIR [--language c|cpp] [--prefix NAME]: writes dependency-free
-// C99 (or C++) for one mechanism — M, h, inverse and forward dynamics, joint reactions —
-// with its constants folded in (docs/codegen.md; the library's codegen/codegen.hpp).
+// C99 (or C++) for one mechanism — M, h, inverse and forward dynamics, joint reactions,
+// and for a model with joint friction the inverse dynamics with friction — with its
+// constants folded in (docs/codegen.md; the library's codegen/codegen.hpp).
 // Everything is generated in memory and checked first, then written into DIR.partial-PID
 // and renamed onto DIR: a model it cannot express or an unwritable DIR gives one line,
 // exit status 2, and nothing written.
@@ -40,7 +41,10 @@ void run_codegen(const CodegenFlags& flags, std::ostream& out) {
   out << "\n";
   for (const GeneratedFunction& f : code.functions)
     out << "  " << f.name << ": " << f.counts.multiplications << " mul, " << f.counts.divisions << " div, "
-        << f.counts.additions << " add, " << f.counts.sines << " sin, " << f.counts.cosines << " cos\n";
+        << f.counts.additions << " add, " << f.counts.sines << " sin, " << f.counts.cosines << " cos"
+        << (f.counts.square_roots ? ", " + std::to_string(f.counts.square_roots) + " sqrt" : "")
+        << (f.counts.exponentials ? ", " + std::to_string(f.counts.exponentials) + " exp" : "")
+        << (f.counts.hyperbolic_tangents ? ", " + std::to_string(f.counts.hyperbolic_tangents) + " tanh" : "") << "\n";
 }
 
 }  // namespace
@@ -48,7 +52,8 @@ void run_codegen(const CodegenFlags& flags, std::ostream& out) {
 void add_codegen_command(CLI::App& app, CommandRunner& selected) {
   auto f = std::make_shared<CodegenFlags>();
   CLI::App* sub = app.add_subcommand(
-      "codegen", "Write C (or C++) for one mechanism: M, h, inverse/forward dynamics, reactions (docs/codegen.md).");
+      "codegen", "Write C (or C++) for one mechanism: M, h, inverse/forward dynamics, reactions; inverse dynamics with the "
+      "model's joint friction (docs/codegen.md).");
   sub->add_option("MODEL", f->model_path, "model file (or URDF, SDFormat, MJCF); a tree of rigid bodies")->required();
   sub->add_option("-o,--output", f->output, "the directory to write (header, source, CMakeLists.txt, README.md)")
       ->required();

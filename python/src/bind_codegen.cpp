@@ -32,6 +32,10 @@ py::dict counts_dict(const GeneratedFunction& f) {
   d["sines"] = f.counts.sines;
   d["cosines"] = f.counts.cosines;
   d["square_roots"] = f.counts.square_roots;
+  d["exponentials"] = f.counts.exponentials;
+  d["hyperbolic_tangents"] = f.counts.hyperbolic_tangents;
+  d["absolute_values"] = f.counts.absolute_values;
+  d["selections"] = f.counts.selections;
   d["locals"] = f.counts.locals;
   return d;
 }
@@ -74,7 +78,8 @@ void bind_codegen(py::module_& m) {
     return result;
   }, py::arg("model"), py::arg("out_dir"), py::arg("language") = "c", py::arg("prefix") = py::none(),
      "Writes dependency-free C (language=\"c\") or C++ (\"cpp\") for one mechanism into out_dir, as "
-     "`mechdyn codegen MODEL -o DIR` does: M(q), h(q, v), inverse and forward dynamics, joint reactions, "
+     "`mechdyn codegen MODEL -o DIR` does: M(q), h(q, v), inverse and forward dynamics, joint reactions "
+     "and, for a model with joint friction, inverse_dynamics_with_friction, "
      "the model's constants folded in (docs/codegen.md). `model` is a Model or the path of a mechdyn YAML "
      "file. Returns {directory, prefix, files, functions: [{name, multiplications, additions, ...}]}.");
 }

@@ -62,10 +62,14 @@ EmittedBody emit_body(const ExpressionGraph& graph, const std::vector<Statement>
     const Node& n = graph.node(id);
     if (n.a >= 0) reference(n.a);
     if (n.b >= 0) reference(n.b);
+    if (n.c >= 0) reference(n.c);
+    // sign and nonzero_or print their first operand twice (a test and a value): it must
+    // be a local or an atom, never an inline expression evaluated twice
+    if (n.op == Op::Sign || n.op == Op::NonzeroOr) ++uses[static_cast<std::size_t>(n.a)];
   }
 
   EmittedBody out;
-  std::set<std::string> taken = {"q", "v", "a", "tau", "M", "h", "force", "torque", "status"};
+  std::set<std::string> taken = {"q", "v", "a", "tau", "M", "h", "force", "torque", "status", "tau_d", "friction", "z", "z_rate"};
   auto unique_name = [&](const std::string& wanted) {
     std::string name = c_identifier(wanted);
     for (int k = 2; taken.count(name) != 0; ++k) name = c_identifier(wanted) + "_" + std::to_string(k);
@@ -139,6 +143,29 @@ EmittedBody emit_body(const ExpressionGraph& graph, const std::vector<Statement>
       case Op::Max:
         term = {math_prefix + "fmax(" + arg(n.a).text + ", " + arg(n.b).text + ")", kAtom}, ++counts.maxima;
         break;
+      case Op::Exp:
+        term = {math_prefix + "exp(" + arg(n.a).text + ")", kAtom}, ++counts.exponentials;
+        break;
+      case Op::Tanh:
+        term = {math_prefix + "tanh(" + arg(n.a).text + ")", kAtom}, ++counts.hyperbolic_tangents;
+        break;
+      case Op::Abs:
+        term = {math_prefix + "fabs(" + arg(n.a).text + ")", kAtom}, ++counts.absolute_values;
+        break;
+      case Op::Sign: {  // friction_models.cpp's sign_of: 0 for ±0
+        const std::string x = operand(arg(n.a), kAtom);
+        term = {"(" + x + " > 0.0 ? 1.0 : (" + x + " < 0.0 ? -1.0 : 0.0))", kAtom}, ++counts.selections;
+        break;
+      }
+      case Op::IfPositive:
+        term = {"(" + operand(arg(n.a), kProduct) + " > 0.0 ? " + arg(n.b).text + " : " + arg(n.c).text + ")", kAtom},
+        ++counts.selections;
+        break;
+      case Op::NonzeroOr: {
+        const std::string x = operand(arg(n.a), kAtom);
+        term = {"(" + x + " != 0.0 ? " + x + " : " + arg(n.b).text + ")", kAtom}, ++counts.selections;
+        break;
+      }
     }
     const bool local = uses[index] > 1 || !n.hint.empty() || term.text.size() > kLongestInline;
     if (local) {

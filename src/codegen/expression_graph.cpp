@@ -27,6 +27,7 @@ std::size_t ExpressionGraph::KeyHash::operator()(const Key& k) const {
   std::uint64_t h = static_cast<std::uint64_t>(k.op) * 0x9E3779B97F4A7C15ull;
   h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.a)) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.b)) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.c)) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   h ^= k.bits + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   return static_cast<std::size_t>(h);
 }
@@ -36,14 +37,15 @@ ExpressionGraph::ExpressionGraph() {
   constant(1.0);  // node 1
 }
 
-int ExpressionGraph::make(Op op, int a, int b, double value, int input) {
-  const Key key{op, a, b, op == Op::Constant ? bits_of(value) : static_cast<std::uint64_t>(input + 1)};
+int ExpressionGraph::make(Op op, int a, int b, double value, int input, int c) {
+  const Key key{op, a, b, c, op == Op::Constant ? bits_of(value) : static_cast<std::uint64_t>(input + 1)};
   const auto found = unique_.find(key);
   if (found != unique_.end()) return found->second;
   Node node;
   node.op = op;
   node.a = a;
   node.b = b;
+  node.c = c;
   node.value = value == 0.0 ? 0.0 : value;
   node.input = input;
   nodes_.push_back(node);
@@ -164,6 +166,10 @@ int ExpressionGraph::cos(int a) {
 
 int ExpressionGraph::sqrt(int a) {
   if (is_constant(a)) return constant(std::sqrt(node(a).value));
+  // √(x·x) = |x|: a correctly rounded square root of a correctly rounded square is |x|
+  // unless x·x over- or underflows, where |x| is the better answer (the library's hypot)
+  const Node n = node(a);  // a copy (see add)
+  if (n.op == Op::Mul && n.a == n.b) return abs(n.a);
   return make(Op::Sqrt, a, -1);
 }
 
@@ -171,6 +177,43 @@ int ExpressionGraph::max(int a, int b) {
   if (is_constant(a) && is_constant(b)) return constant(std::max(node(a).value, node(b).value));
   if (a == b) return a;
   return make(Op::Max, std::min(a, b), std::max(a, b));
+}
+
+int ExpressionGraph::exp(int a) {
+  if (is_constant(a)) return constant(std::exp(node(a).value));
+  return make(Op::Exp, a, -1);
+}
+
+int ExpressionGraph::tanh(int a) {
+  if (is_constant(a)) return constant(std::tanh(node(a).value));
+  return make(Op::Tanh, a, -1);
+}
+
+int ExpressionGraph::abs(int a) {
+  const Node n = node(a);  // a copy (see add)
+  if (n.op == Op::Constant) return constant(std::abs(n.value));
+  if (n.op == Op::Neg) return abs(n.a);  // |−x| = |x|
+  if (n.op == Op::Abs) return a;         // ||x|| = |x|
+  return make(Op::Abs, a, -1);
+}
+
+int ExpressionGraph::sign(int a) {
+  const Node n = node(a);  // a copy (see add)
+  if (n.op == Op::Constant) return constant(n.value > 0.0 ? 1.0 : (n.value < 0.0 ? -1.0 : 0.0));
+  if (n.op == Op::Neg) return neg(sign(n.a));  // sgn(−x) = −sgn(x), exactly (sgn(±0) = 0)
+  return make(Op::Sign, a, -1);
+}
+
+int ExpressionGraph::nonzero_or(int a, int b) {
+  if (is_constant(a)) return node(a).value != 0.0 ? a : b;
+  if (a == b) return a;
+  return make(Op::NonzeroOr, a, b);  // not commutative: operands kept in order
+}
+
+int ExpressionGraph::if_positive(int condition, int then, int otherwise) {
+  if (is_constant(condition)) return node(condition).value > 0.0 ? then : otherwise;
+  if (then == otherwise) return then;
+  return make(Op::IfPositive, condition, then, 0.0, -1, otherwise);
 }
 
 void ExpressionGraph::name(int id, const std::string& hint) {
@@ -200,6 +243,14 @@ Expr sin(Expr a) { return Expr::node(current_graph().sin(a.id)); }
 Expr cos(Expr a) { return Expr::node(current_graph().cos(a.id)); }
 Expr sqrt(Expr a) { return Expr::node(current_graph().sqrt(a.id)); }
 Expr max(Expr a, Expr b) { return Expr::node(current_graph().max(a.id, b.id)); }
+Expr exp(Expr a) { return Expr::node(current_graph().exp(a.id)); }
+Expr tanh(Expr a) { return Expr::node(current_graph().tanh(a.id)); }
+Expr abs(Expr a) { return Expr::node(current_graph().abs(a.id)); }
+Expr sign(Expr a) { return Expr::node(current_graph().sign(a.id)); }
+Expr nonzero_or(Expr a, Expr b) { return Expr::node(current_graph().nonzero_or(a.id, b.id)); }
+Expr if_positive(Expr condition, Expr then, Expr otherwise) {
+  return Expr::node(current_graph().if_positive(condition.id, then.id, otherwise.id));
+}
 Expr named(Expr e, const std::string& hint) {
   current_graph().name(e.id, hint);
   return e;

@@ -5,7 +5,13 @@
 //   c ∘ c → the constant (computed here, in double, as the generated code would)
 //   0·x → 0,  1·x → x,  (−1)·x → −x,  x + 0 → x,  x − 0 → x,  0 − x → −x,  x − x → 0,
 //   x/1 → x,  −(−x) → x,  −(a − b) → b − a,  negations pulled out of products and folded
-//   into sums (x + (−y) → x − y),  c₁·(c₂·x) → (c₁c₂)·x,  sin/cos/sqrt of a constant.
+//   into sums (x + (−y) → x − y),  c₁·(c₂·x) → (c₁c₂)·x,  sin/cos/sqrt/exp/tanh/abs/sign
+//   of a constant,  |−x| → |x|,  ||x|| → |x|,  sgn(−x) → −sgn(x),  nonzero_or(c, y) → c or y,
+//   if_positive(c, x, y) → x or y,  if_positive(g, x, x) → x,  √(x·x) → |x|.
+// The friction functions add the non-smooth nodes: abs (fabs), sign (the library's
+// sign_of: +1, −1, or 0 for ±0), nonzero_or(x, y) = x ≠ 0 ? x : y (the direction of a
+// friction effort at v = 0, friction_models.cpp) and if_positive(g, x, y) = g > 0 ? x : y
+// (LuGre's g(v) ≤ 0 case); all exact in IEEE arithmetic.
 // Commutative operands are ordered by node id, so a·b and b·a are the same node.
 // Reassociation (c₁·(c₂·x)) and the folded constants change results only by rounding
 // (the tests compare the generated code with the library to 1e-12).
@@ -23,11 +29,14 @@
 
 namespace mechdyn::codegen {
 
-enum class Op : std::uint8_t { Constant, Input, Add, Sub, Mul, Div, Neg, Sin, Cos, Sqrt, Max };
+enum class Op : std::uint8_t {
+  Constant, Input, Add, Sub, Mul, Div, Neg, Sin, Cos, Sqrt, Max,
+  Exp, Tanh, Abs, Sign, NonzeroOr, IfPositive,  // the friction models (friction_models.cpp)
+};
 
 struct Node {
   Op op = Op::Constant;
-  int a = -1, b = -1;  // operands (node ids), −1 when unused
+  int a = -1, b = -1, c = -1;  // operands (node ids), −1 when unused (c: IfPositive's third)
   double value = 0.0;  // Constant: the value
   int input = -1;      // Input: index into ExpressionGraph::inputs
   std::string hint;    // a name for the generated local ("c_joint1"), empty: none
@@ -55,6 +64,12 @@ class ExpressionGraph {
   int cos(int a);
   int sqrt(int a);
   int max(int a, int b);
+  int exp(int a);
+  int tanh(int a);
+  int abs(int a);
+  int sign(int a);                // +1, −1, 0 (also for −0): friction_models.cpp's sign_of
+  int nonzero_or(int a, int b);  // a ≠ 0 ? a : b
+  int if_positive(int condition, int then, int otherwise);  // condition > 0 ? then : otherwise
 
   /// Gives node `id` a name for its local in the generated code (the first name wins;
   /// constants and inputs keep theirs).
@@ -69,14 +84,14 @@ class ExpressionGraph {
  private:
   struct Key {
     Op op;
-    int a, b;
+    int a, b, c;
     std::uint64_t bits;
-    bool operator==(const Key& o) const { return op == o.op && a == o.a && b == o.b && bits == o.bits; }
+    bool operator==(const Key& o) const { return op == o.op && a == o.a && b == o.b && c == o.c && bits == o.bits; }
   };
   struct KeyHash {
     std::size_t operator()(const Key& k) const;
   };
-  int make(Op op, int a, int b, double value = 0.0, int input = -1);
+  int make(Op op, int a, int b, double value = 0.0, int input = -1, int c = -1);
 
   std::vector<Node> nodes_;
   std::vector<InputSlot> inputs_;
@@ -123,6 +138,12 @@ Expr sin(Expr a);
 Expr cos(Expr a);
 Expr sqrt(Expr a);
 Expr max(Expr a, Expr b);
+Expr exp(Expr a);
+Expr tanh(Expr a);
+Expr abs(Expr a);
+Expr sign(Expr a);
+Expr nonzero_or(Expr a, Expr b);
+Expr if_positive(Expr condition, Expr then, Expr otherwise);
 /// Names the node of `e` (ExpressionGraph::name) and returns e.
 Expr named(Expr e, const std::string& hint);
 /// A function input `array[index]`, loaded into the local `name`.

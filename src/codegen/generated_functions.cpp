@@ -1,4 +1,4 @@
-// The five generated functions of `mechdyn codegen` (generated_functions.hpp): one
+// The generated functions of `mechdyn codegen` (generated_functions.hpp): one
 // expression graph each, so that each function's text holds only its own work.
 //   mass_matrix       CRBA (symbolic_crba.cpp)
 //   bias              RNEA at q̈ = 0 (symbolic_rnea.cpp)
@@ -11,6 +11,11 @@
 //                     articulated-body algorithm (symbolic_aba.cpp; long chains), each
 //                     D_i checked against 1e3·ε·|S_i|ᵀ|I^A_i||S_i| (dynamics/aba.cpp's test)
 //   joint_reactions   RNEA's f_i turned into the world by Q_i (EC eq. 4)
+//   inverse_dynamics_with_friction  (models with joint friction only) RNEA's τ and f_i,
+//                     the friction efforts from f_i (symbolic_friction.cpp), τ_d = τ + τ_f
+//                     (EC Algorithm 1, eq. 54); LuGre at its steady state (eval's)
+//   inverse_dynamics_with_lugre_state  (models with a LuGre joint only) the same with the
+//                     bristle deflections z as inputs and ż as outputs (simulate's)
 // Cost: linear in the printed code. Reads: the model. Writes: nothing but the result.
 #include "generated_functions.hpp"
 
@@ -193,6 +198,55 @@ FunctionPart joint_reactions_function(const Model& model, const std::string& mat
   return f;
 }
 
+/// inverse_dynamics_with_friction (LuGre at its steady state) or, `lugre_state`,
+/// inverse_dynamics_with_lugre_state (LuGre from the bristle deflections z).
+FunctionPart friction_function(const Model& model, const std::string& math, bool lugre_state) {
+  ExpressionGraph graph;
+  GraphScope scope(graph);
+  const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
+  const std::vector<Expr> v = velocity_inputs(model, "v"), a = velocity_inputs(model, "a");
+  const std::vector<Expr> z = lugre_state ? velocity_inputs(model, "z") : std::vector<Expr>();
+  const SymbolicForces forces = symbolic_rnea(model, tree, v, a);
+  const SymbolicFriction friction = symbolic_friction_effort(model, tree, forces, v, a, lugre_state ? &z : nullptr);
+  std::vector<Statement> statements;
+  for (int k = 0; k < model.nv; ++k) {
+    const std::size_t kk = static_cast<std::size_t>(k);
+    statements.push_back({Statement::Kind::Assign, entry("tau_d", k), forces.tau[kk] + friction.effort[kk], Expr(), 0, ""});
+  }
+  for (int k = 0; k < model.nv; ++k)
+    statements.push_back(
+        {Statement::Kind::Assign, entry("friction", k), friction.effort[static_cast<std::size_t>(k)], Expr(), 0, ""});
+  if (lugre_state)
+    for (int k = 0; k < model.nv; ++k)
+      statements.push_back(
+          {Statement::Kind::Assign, entry("z_rate", k), friction.state_rate[static_cast<std::size_t>(k)], Expr(), 0, ""});
+  FunctionPart f;
+  f.parameters = {{"q", model.nq, true, "configuration"},
+                  {"v", model.nv, true, "velocities"},
+                  {"a", model.nv, true, "accelerations"}};
+  if (lugre_state) {
+    f.name = "inverse_dynamics_with_lugre_state";
+    f.summary = "tau_d = M(q) a + h(q, v) + tau_f with the LuGre joints' bristle deflections z as inputs (EC eq. 54)";
+    f.parameters.push_back({"z", model.nv, true, "LuGre bristle deflections at the LuGre coordinates, others unread"});
+  } else {
+    f.name = "inverse_dynamics_with_friction";
+    f.summary = "tau_d = M(q) a + h(q, v) + tau_f: inverse dynamics with the load-dependent joint friction (EC eq. 54)";
+  }
+  f.parameters.push_back({"tau_d", model.nv, false, "driving efforts, friction included (mechdyn eval's tau_with_friction)"});
+  f.parameters.push_back({"friction", model.nv, false,
+                          "friction efforts tau_f, of the sign of v (at v = 0 of a), 0 without friction "
+                          "(eval's friction_effort)"});
+  if (lugre_state) f.parameters.push_back({"z_rate", model.nv, false, "dz/dt at the LuGre coordinates, 0 elsewhere"});
+  f.body = emit_body(graph, statements, {"q", "v", "a", "z"}, math);
+  return f;
+}
+
+bool has_friction(const Model& model, bool lugre_only) {
+  for (const Joint& joint : model.joints)
+    if (joint.friction && (!lugre_only || joint.friction->model == FrictionModel::LuGre)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix,
@@ -203,6 +257,8 @@ std::vector<FunctionPart> generate_functions(const Model& model, const std::stri
   parts.push_back(rnea_function(model, math_prefix, true));
   parts.push_back(forward_dynamics_function(model, math_prefix, form));
   parts.push_back(joint_reactions_function(model, math_prefix));
+  if (has_friction(model, false)) parts.push_back(friction_function(model, math_prefix, false));
+  if (has_friction(model, true)) parts.push_back(friction_function(model, math_prefix, true));
   return parts;
 }
 

@@ -1,5 +1,6 @@
-// The five functions `mechdyn codegen` writes, each built in its own expression graph
-// from the symbolic algorithms and printed by c_emitter (generated_functions.cpp). The
+// The functions `mechdyn codegen` writes (five; six with joint friction, seven with LuGre),
+// each built in its own expression graph from the symbolic algorithms and printed by
+// c_emitter (generated_functions.cpp). The
 // file layout around them (header, comment block, C or C++) is generated_files.cpp's.
 // Not installed.
 #pragma once
@@ -29,7 +30,9 @@ struct FunctionPart {
   EmittedBody body;
 };
 
-/// mass_matrix, bias, inverse_dynamics, forward_dynamics, joint_reactions for `model`;
+/// mass_matrix, bias, inverse_dynamics, forward_dynamics, joint_reactions for `model`,
+/// inverse_dynamics_with_friction when a joint has friction, inverse_dynamics_with_lugre_state
+/// when a joint has LuGre friction;
 /// math_prefix as emit_body's; `form` chooses forward_dynamics' algorithm (Articulated
 /// needs every joint of ≤ 1 coordinate: the caller checks).
 std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix,

@@ -7,6 +7,7 @@
 //   symbolic_crba.cpp  CRBA (§6.2, Table 6.2) in body coordinates: M(q)
 //   symbolic_ldl.cpp   branch-sparse M = Lᵀ D L and its solve (§6.5, Table 6.3)
 //   symbolic_aba.cpp   articulated-body forward dynamics (§7.3, Table 7.1), one-coordinate joints
+//   symbolic_friction.cpp  load-dependent joint friction efforts from the reactions (EC §3.3)
 #pragma once
 
 #include <vector>
@@ -58,5 +59,20 @@ bool symbolic_aba_applies(const Model& model);
 /// q̈ = FD(q, q̇, τ) by the articulated-body algorithm; `velocity` and `tau` nv expressions.
 SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
                                  const std::vector<Expr>& tau);
+
+/// The friction of the joints with a friction block (symbolic_friction.cpp).
+struct SymbolicFriction {
+  std::vector<Expr> effort;      // τ_f, nv entries, constant 0 for coordinates without friction
+  std::vector<Expr> state_rate;  // ż of the LuGre coordinates when their z is given, else 0
+};
+
+/// The friction effort of every joint with a friction block, from the reactions `forces` of
+/// symbolic_rnea at the same q, q̇, q̈: load decomposition, normal load, friction model, the
+/// sign at q̇ = 0 from q̈ — friction/inverse_dynamics_with_friction.cpp. `lugre_state`
+/// (nv expressions, the bristle deflections z): LuGre from z (LuGreEvaluation::State);
+/// nullptr: LuGre at its steady state (SteadyState).
+SymbolicFriction symbolic_friction_effort(const Model& model, const SymbolicTree& tree, const SymbolicForces& forces,
+                                          const std::vector<Expr>& velocity, const std::vector<Expr>& acceleration,
+                                          const std::vector<Expr>* lugre_state = nullptr);
 
 }  // namespace mechdyn::codegen

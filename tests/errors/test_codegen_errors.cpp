@@ -121,4 +121,17 @@ TEST(CodegenErrors, WritesAndReplacesItsOwnDirectory) {
   expect_nothing_written(dir + ".never");
 }
 
+// Bug caught: a model with joint friction refused, or generated without its friction
+// function, or the command's summary not reporting the exp and sqrt the friction costs.
+TEST(CodegenErrors, FrictionModelGeneratesTheFrictionFunction) {
+  const std::string dir = temporary_path("code");
+  const CliResult r = run_cli("codegen " + source_path("examples/models/five_axis_tree_stribeck.yaml") + " -o " + dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("five_axis_tree_stribeck_inverse_dynamics_with_friction: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" exp\n"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(dir + "/five_axis_tree_stribeck.h").find("void five_axis_tree_stribeck_inverse_dynamics_with_friction("),
+            std::string::npos);
+}
+
 }  // namespace

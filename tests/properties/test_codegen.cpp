@@ -363,7 +363,8 @@ TEST(Codegen, OutputsMayAliasInputs) {
 TEST(Codegen, NoMultiplicationByLiteralZeroOrOne) {
   const std::regex by_zero_or_one(R"((\*\s*\(?-?[01]\.0\b(?![0-9eE]))|((^|[^0-9.eE])\(?-?[01]\.0\)?\s*\*)|([+-]\s*0\.0\b(?![0-9eE])))");
   std::vector<Model> models = {example("five_axis_tree"), example("panda_7dof"), example("floating_base"),
-                               example("planar_3dof_arm"), every_joint_type_tree(11, 9)};
+                               example("planar_3dof_arm"), every_joint_type_tree(11, 9),
+                               example("five_axis_tree_coulomb_viscous"), example("five_axis_tree_stribeck")};
   for (const Model& model : models) {
     mechdyn::CodegenOptions options;
     const mechdyn::GeneratedCode generated = mechdyn::generate_code(model, options);

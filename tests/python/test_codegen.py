@@ -58,6 +58,32 @@ def test_generated_mass_matrix_and_forward_dynamics_match_the_library(source, tm
         np.testing.assert_allclose(a, expected, rtol=0, atol=1e-12 * max(1, abs(expected).max()))
 
 
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")
+def test_generated_friction_matches_the_library(source, tmp_path):
+    # Catches a binding that drops the sixth function of a model with joint friction or
+    # its exp count, or generated friction efforts that differ from eval's
+    # (inverse_dynamics_with_friction at LuGre's steady state), the sign at v = 0 included.
+    path = str(source / "examples/models/five_axis_tree_stribeck.yaml")
+    model = mechdyn.load_model(path)
+    result = mechdyn.codegen(path, tmp_path / "stribeck", prefix="stribeck")
+    functions = {f["name"]: f for f in result["functions"]}
+    assert functions["stribeck_inverse_dynamics_with_friction"]["exponentials"] == model.nv
+    library = compile_shared(tmp_path / "stribeck", "stribeck", tmp_path)
+    data = mechdyn.Data(model)
+    rng = np.random.default_rng(7)
+    for state in range(6):
+        q, v, a = random_state(model, rng)
+        if state % 2:
+            v[::2] = 0.0  # the Stribeck effort then opposes a
+        tau_d, friction = np.zeros(model.nv), np.zeros(model.nv)
+        library.stribeck_inverse_dynamics_with_friction(as_pointer(q), as_pointer(v), as_pointer(a),
+                                                        as_pointer(tau_d), as_pointer(friction))
+        expected = np.array(mechdyn.inverse_dynamics_with_friction(model, data, q, v, a, lugre="steady_state"))
+        np.testing.assert_allclose(tau_d, expected, rtol=0, atol=1e-12 * max(1, abs(expected).max()))
+        expected = np.array(data.friction_effort)
+        np.testing.assert_allclose(friction, expected, rtol=0, atol=1e-12 * max(1, abs(expected).max()))
+
+
 def test_a_path_is_read_as_the_command_line_reads_it(source, tmp_path, cli):
     # Catches a binding that reads the file differently from `mechdyn codegen` (another
     # reader, another source line in the header, another default prefix).

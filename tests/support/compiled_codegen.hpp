@@ -1,6 +1,6 @@
 // Compiles the code `mechdyn codegen` writes for a model with the system C (or C++)
-// compiler into a shared object and loads its five functions, for tests/properties/
-// test_codegen.cpp. The compiler is run with -std=c99 -pedantic-errors -Wall -Wextra
+// compiler into a shared object and loads its five functions (six for a model with joint
+// friction), for tests/properties/test_codegen*.cpp. The compiler is run with -std=c99 -pedantic-errors -Wall -Wextra
 // -Werror (C++: -std=c++11), so a warning in the generated code fails the test.
 // Header-only.
 #pragma once
@@ -27,6 +27,9 @@ struct CompiledCodegen {
   using InverseDynamics = void (*)(const double*, const double*, const double*, double*);
   using ForwardDynamics = int (*)(const double*, const double*, const double*, double*);
   using JointReactions = void (*)(const double*, const double*, const double*, double*, double*);
+  using InverseDynamicsWithFriction = void (*)(const double*, const double*, const double*, double*, double*);
+  using InverseDynamicsWithLuGreState = void (*)(const double*, const double*, const double*, const double*, double*,
+                                                 double*, double*);
 
   GeneratedCode code;
   std::string directory;
@@ -36,6 +39,8 @@ struct CompiledCodegen {
   InverseDynamics inverse_dynamics = nullptr;
   ForwardDynamics forward_dynamics = nullptr;
   JointReactions joint_reactions = nullptr;
+  InverseDynamicsWithFriction inverse_dynamics_with_friction = nullptr;  // models with joint friction only
+  InverseDynamicsWithLuGreState inverse_dynamics_with_lugre_state = nullptr;  // models with a LuGre joint only
 
   CompiledCodegen() = default;
   CompiledCodegen(const CompiledCodegen&) = delete;
@@ -88,8 +93,17 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
          << "int shim_forward_dynamics(const double* q, const double* v, const double* t, double* a) { return "
          << prefix << "::forward_dynamics(q, v, t, a); }\n"
          << "void shim_joint_reactions(const double* q, const double* v, const double* a, double* f, double* m) { "
-         << prefix << "::joint_reactions(q, v, a, f, m); }\n"
-         << "}\n";
+         << prefix << "::joint_reactions(q, v, a, f, m); }\n";
+    for (const GeneratedFunction& f : out.code.functions)
+      if (f.name == "inverse_dynamics_with_friction")
+        shim << "void shim_inverse_dynamics_with_friction(const double* q, const double* v, const double* a, "
+                "double* t, double* f) { "
+             << prefix << "::inverse_dynamics_with_friction(q, v, a, t, f); }\n";
+      else if (f.name == "inverse_dynamics_with_lugre_state")
+        shim << "void shim_inverse_dynamics_with_lugre_state(const double* q, const double* v, const double* a, "
+                "const double* z, double* t, double* f, double* r) { "
+             << prefix << "::inverse_dynamics_with_lugre_state(q, v, a, z, t, f, r); }\n";
+    shim << "}\n";
     sources += " " + out.directory + "/shim.cpp";
   }
   const std::string log = out.directory + "/compiler.log";
@@ -116,6 +130,13 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
   out.inverse_dynamics = reinterpret_cast<CompiledCodegen::InverseDynamics>(find("inverse_dynamics"));
   out.forward_dynamics = reinterpret_cast<CompiledCodegen::ForwardDynamics>(find("forward_dynamics"));
   out.joint_reactions = reinterpret_cast<CompiledCodegen::JointReactions>(find("joint_reactions"));
+  for (const GeneratedFunction& f : out.code.functions)
+    if (f.name == p + "inverse_dynamics_with_friction" || f.name == "inverse_dynamics_with_friction")
+      out.inverse_dynamics_with_friction =
+          reinterpret_cast<CompiledCodegen::InverseDynamicsWithFriction>(find("inverse_dynamics_with_friction"));
+    else if (f.name == p + "inverse_dynamics_with_lugre_state" || f.name == "inverse_dynamics_with_lugre_state")
+      out.inverse_dynamics_with_lugre_state =
+          reinterpret_cast<CompiledCodegen::InverseDynamicsWithLuGreState>(find("inverse_dynamics_with_lugre_state"));
 }
 
 }  // namespace mechdyn::testing

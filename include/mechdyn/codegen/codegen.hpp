@@ -12,6 +12,15 @@
 //                                         (M singular), leaving a untouched
 //   joint_reactions(q, v, a, force, torque)  per joint, world frame, torque about the
 //                                         child's frame origin (eval-json.md `reactions`)
+//   inverse_dynamics_with_friction(q, v, a, tau_d, friction)  only for a model with joint
+//                                         friction: tau_d = M a + h + tau_f and tau_f, the
+//                                         load-dependent friction of EC §3.3 (eval's
+//                                         tau_with_friction, friction_effort; LuGre at its
+//                                         steady state; at v = 0 the effort opposes a)
+//   inverse_dynamics_with_lugre_state(q, v, a, z, tau_d, friction, z_rate)  only for a
+//                                         model with a LuGre joint: the same with the
+//                                         bristle deflections z given (LuGreEvaluation::State)
+//                                         and their rates ż written
 // with the model's constants folded in as literals, no multiplication by a structural 0
 // or ±1, common subexpressions as named locals and the tree unrolled (no loops). The
 // algorithms are Featherstone's RNEA, CRBA and LTDL (2008, §5.3, §6.2, §6.5) in each
@@ -52,6 +61,9 @@ struct CodegenOptions {
 struct CodegenCounts {
   long multiplications = 0, divisions = 0, additions = 0, negations = 0;
   long sines = 0, cosines = 0, square_roots = 0, maxima = 0;
+  // the friction function (inverse_dynamics_with_friction): exp (Stribeck), tanh
+  // (Brown–McPhee), fabs (axial loads), selections (sign of v, or of a at v = 0)
+  long exponentials = 0, hyperbolic_tangents = 0, absolute_values = 0, selections = 0;
   long locals = 0;  // named locals (common subexpressions and named quantities)
 };
 
@@ -68,7 +80,7 @@ struct GeneratedFile {
 struct GeneratedCode {
   std::string prefix;
   std::vector<GeneratedFile> files;          // header, source, CMakeLists.txt, README.md
-  std::vector<GeneratedFunction> functions;  // the five functions, in the order above
+  std::vector<GeneratedFunction> functions;  // the five functions (+1 with friction, +2 with LuGre), in the order above
   std::vector<std::string> notes;            // what a user must know (e.g. M singular at every q)
 };
 
