@@ -29,10 +29,13 @@
 // parent's through the relative rotation (ω̄ = Q_rᵀ ω̄_{l̄} + φ̇ e_K: 4 multiplications
 // where Qᵀ ϕ̇ takes 9), and the backward projection n_uᵀ τ_{uL} = ±(Q^i_u e_K)ᵀ τ_{uL} (no
 // axis stored). The forward step carries its vectors in pairs (math/vector_pairs.hpp, one
-// SSE2 register per row): (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) move together; (c̄, J ω̄̇ + ω̄ × J ω̄)
-// is rotated by Q in one product; (ϕ̇ × r, ϕ̈ × r), (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and
-// (ϕ̇ × c, ϕ̈ × c) are one cross product each. The sine and cosine come first, so that
-// nothing is live across the libm call.
+// SSE2 register per row): (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) move together; (ϕ̇ × r, ϕ̈ × r),
+// (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and (ϕ̇ × c, ϕ̈ × c) are one cross product each. The sine and
+// cosine come first, so that nothing is live across the libm call. In time the step is
+// bound by the chain from the sine and cosine to the wrench, not by its instruction count
+// (docs/benchmarks.md, "Explicit inverse dynamics in time"): c = Q c̄ is formed alone,
+// as soon as Q is, so that the force chain (ϕ̈ × c, ϕ̇ × (ϕ̇ × c), m a_c, c × f) runs
+// beside J ω̄, J ω̄̇ instead of after them.
 // Cost O(n): per body about ±e_K one sine and cosine and ~150 multiplications, most in
 // packed pairs (RNEA: ~100; the world frames cost the composition of Q^i_l and the
 // rotations of r, c̄ and the body-axis torque, which body coordinates avoid); the backward
@@ -92,19 +95,16 @@ inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation
 template <class AngularPair, class PointPair, class RatesPair>
 inline void body_wrench(const Body& body, const Mat3& rotation, const AngularPair& angular, const PointPair& point,
                         const RatesPair& body_rates, Vec3& force, Vec3& torque) {
+  const Vec3 com = rotation * body.com;  // c = Q c̄: needs Q only, so the force chain starts early
   const VectorPair spin = product_pair(body.inertia, body_rates);  // (J ω̄, J ω̄̇)
-  VectorPair local;                                                // (c̄, J ω̄̇ + ω̄ × J ω̄)
-  local.col(0) = body.com;
-  local.col(1) = spin.col(1) + body_rates.col(0).cross(spin.col(0));
-  const VectorPair world = product_pair(rotation, local);          // (c, Q (J ω̄̇ + ω̄ × J ω̄))
-  const Vec3 com = world.col(0);
+  const Vec3 local = spin.col(1) + body_rates.col(0).cross(spin.col(0));  // J ω̄̇ + ω̄ × J ω̄
   const VectorPair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
   const Vec3 omega = angular.col(0);
   VectorPair swapped;                                              // (ϕ̈ × c, ϕ̇ × c)
   for (int k = 0; k < 3; ++k) swapped.row(k) = arm.row(k).reverse();
   const VectorPair centre = point + arm + cross_left_pair(omega, swapped);  // (·, r̈ + ϕ̈ × c + ϕ̇ × (ϕ̇ × c))
   force = body.mass * centre.col(1);
-  torque = world.col(1) + com.cross(force);
+  torque = rotation * local + com.cross(force);
 }
 
 /// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
@@ -136,14 +136,21 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
     const double c = cosine, s = sign * sine;
     const Eigen::RowVector2d joint_rates(sign * rate[0], sign * second[0]);  // (φ̇, φ̈) on e_K
     if (parent == kGround) {
-      rotation.setZero();
-      rotation(K, K) = 1.0, rotation(I, I) = c, rotation(L, L) = c, rotation(L, I) = s, rotation(I, L) = -s;
+      // eq. (4) with Q^i_{l̄} = 1, written column by column as the child step writes it, so
+      // that the child's 16-byte reads of a column are forwarded from single stores
+      // (setZero then single entries made the child wait for the stores to reach the cache).
+      rotation.col(I) = c * Vec3::Unit(I) + s * Vec3::Unit(L);
+      rotation.col(L) = c * Vec3::Unit(L) - s * Vec3::Unit(I);
+      rotation.col(K) = Vec3::Unit(K);
       offset = joint.origin;
       VectorPair spin = VectorPair::Zero();  // (ϕ̇, ϕ̈) = e_K (φ̇, φ̈) from rest (eqs. 7–8), = (ω̄, ω̄̇) as Q e_K = e_K
       spin.row(K) = joint_rates;
+      // (ṙ_0, r̈_0) = (0, −g), each row a broadcast masked to its second lane: built from
+      // two scalars, GCC would pass the row through the stack (a 16-byte load of two 8-byte
+      // stores, which the store buffer cannot forward: docs/benchmarks.md, "in time").
+      const Eigen::RowVector2d second_lane(0.0, 1.0);
       VectorPair root_point;
-      root_point.col(0).setZero();
-      root_point.col(1) = -model.gravity;  // r̈_0 = −g
+      for (int k = 0; k < 3; ++k) root_point.row(k) = Eigen::RowVector2d::Constant(-model.gravity[k]).cwiseProduct(second_lane);
       angular = spin;
       point = root_point;
       rates = spin;
