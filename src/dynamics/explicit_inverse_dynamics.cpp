@@ -30,12 +30,15 @@
 // where Qᵀ ϕ̇ takes 9), and the backward projection n_uᵀ τ_{uL} = ±(Q^i_u e_K)ᵀ τ_{uL} (no
 // axis stored). The forward step carries its vectors in pairs (math/vector_pairs.hpp, one
 // SSE2 register per row): (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) move together; (ϕ̇ × r, ϕ̈ × r),
-// (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and (ϕ̇ × c, ϕ̈ × c) are one cross product each. The sine and
-// cosine come first, so that nothing is live across the libm call. In time the step is
-// bound by the chain from the sine and cosine to the wrench, not by its instruction count
-// (docs/benchmarks.md, "Explicit inverse dynamics in time"): c = Q c̄ is formed alone,
-// as soon as Q is, so that the force chain (ϕ̈ × c, ϕ̇ × (ϕ̇ × c), m a_c, c × f) runs
-// beside J ω̄, J ω̄̇ instead of after them.
+// (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and (ϕ̇ × c, ϕ̈ × c) are one cross product each.
+// In time (docs/benchmarks.md, "Explicit inverse dynamics in time") the step is bound by
+// its dependency chains, not by its instruction count: (i) the sine and cosine of body
+// l + 1 are taken before body l's step, so the libm call runs beside body l's arithmetic
+// and heads no chain (nothing of the step is live across it); (ii) c = Q c̄ is formed
+// alone, as soon as Q is, so that the force chain (ϕ̈ × c, ϕ̇ × (ϕ̇ × c), m a_c, c × f)
+// runs beside J ω̄, J ω̄̇ instead of after them; (iii) whatever the next step reads with
+// 16-byte loads is written by 16-byte stores (a root's Q by columns, (0, −g) and (0, φ̇)
+// as masked broadcasts), as a load spanning two stores waits for them to reach the cache.
 // Cost O(n): per body about ±e_K one sine and cosine and ~150 multiplications, most in
 // packed pairs (RNEA: ~100; the world frames cost the composition of Q^i_l and the
 // rotations of r, c̄ and the body-axis torque, which body coordinates avoid); the backward
@@ -73,6 +76,22 @@ struct PrincipalRevolute : std::integral_constant<int, -1> {};
 template <int K>
 struct PrincipalRevolute<joint_kinds::Revolute<K>> : std::integral_constant<int, K> {};
 
+/// Whether the joint is a revolute about ±e_K (RevoluteX/Y/Z): the kinds whose step takes
+/// the sine and cosine of q from the caller.
+inline bool is_principal_revolute(JointKind kind) {
+  return kind == JointKind::RevoluteX || kind == JointKind::RevoluteY || kind == JointKind::RevoluteZ;
+}
+
+/// The cosine and sine of the joint angle of body l, for a RevoluteX/Y/Z joint (else 1, 0).
+inline void joint_cosine_sine(const Model& model, int l, const double* q, double& cosine, double& sine) {
+  cosine = 1.0;
+  sine = 0.0;
+  if (!is_principal_revolute(model.joints[l].kind)) return;
+  const double angle = q[model.joints[l].q_index];
+  cosine = std::cos(angle);
+  sine = std::sin(angle);
+}
+
 /// The joint's world axes at o_l (EC eq. 1) for the kinds other than RevoluteX/Y/Z: [n; 0]
 /// (revolute), [0; n] (prismatic) with n = Q^i_{l̄} n̄, written out — the kinds' world_axes
 /// at the origin o_l would multiply o × n by zeros — and every other kind's world_axes.
@@ -108,18 +127,13 @@ inline void body_wrench(const Body& body, const Mat3& rotation, const AngularPai
 }
 
 /// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
-/// for joint kind J.
+/// for joint kind J; `cosine`, `sine` of the joint angle for RevoluteX/Y/Z (computed by the
+/// caller one body ahead), unused by the other kinds.
 template <class J>
 MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const double* q, const double* v,
-                                   const double* a) {
+                                   const double* a, double cosine, double sine) {
   constexpr int K = PrincipalRevolute<J>::value;
   const Joint& joint = model.joints[l];
-  double cosine = 1.0, sine = 0.0;  // of the joint angle about ±e_K (first: nothing live across the call)
-  if constexpr (K >= 0) {
-    const double angle = q[joint.q_index];
-    cosine = std::cos(angle);
-    sine = std::sin(angle);
-  }
   const Body& body = model.bodies[l];
   const int parent = body.parent;
   Mat3& rotation = data.natural_rotation[l];
@@ -170,7 +184,9 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       lever.col(0) = n;
       lever.col(1) = arm.col(0);
       const VectorPair turned = cross_left_pair(omega, lever);  // (ϕ̇ × n, ϕ̇ × (ϕ̇ × r))
-      const Eigen::RowVector2d second_lane(0.0, 1.0), coriolis(0.0, joint_rates[0]);
+      // (0, φ̇) as a masked broadcast, like (0, −g) above: not through the stack.
+      const Eigen::RowVector2d second_lane(0.0, 1.0);
+      const Eigen::RowVector2d coriolis = Eigen::RowVector2d::Constant(joint_rates[0]).cwiseProduct(second_lane);
       const VectorPair parent_point = pair_at(data.natural_acceleration[parent]);
       VectorPair world_point, world_angular;
       for (int k = 0; k < 3; ++k) {
@@ -280,10 +296,19 @@ const VecX& explicit_inverse_dynamics(const Model& model, Data& data, const Eige
   const double* vs = v.data();
   const double* as = a.data();
   const int n = model.num_bodies();
-  for (int l = 0; l < n; ++l)
+  // The sine and cosine of body l + 1 are taken before body l's step: the libm call then
+  // runs beside body l's arithmetic instead of heading body l + 1's dependency chain.
+  double cosine = 1.0, sine = 0.0;
+  if (n > 0) joint_cosine_sine(model, 0, qs, cosine, sine);
+  for (int l = 0; l < n; ++l) {
+    double next_cosine = 1.0, next_sine = 0.0;
+    if (l + 1 < n) joint_cosine_sine(model, l + 1, qs, next_cosine, next_sine);
     visit_joint_kind(model.joints[l].kind, [&](auto kind) {
-      forward_body<decltype(kind)>(model, data, l, qs, vs, as);
+      forward_body<decltype(kind)>(model, data, l, qs, vs, as, cosine, sine);
     });
+    cosine = next_cosine;
+    sine = next_sine;
+  }
   for (int u = n - 1; u >= 0; --u)
     visit_joint_kind(model.joints[u].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, u); });
   return data.tau;
