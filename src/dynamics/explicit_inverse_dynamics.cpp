@@ -162,10 +162,12 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       spin.row(K) = joint_rates;
       // (ṙ_0, r̈_0) = (0, −g), each row a broadcast masked to its second lane: built from
       // two scalars, GCC would pass the row through the stack (a 16-byte load of two 8-byte
-      // stores, which the store buffer cannot forward: docs/benchmarks.md, "in time").
+      // stores, which the store buffer cannot forward: docs/benchmarks.md, "Explicit inverse
+      // dynamics in time").
       const Eigen::RowVector2d second_lane(0.0, 1.0);
       VectorPair root_point;
-      for (int k = 0; k < 3; ++k) root_point.row(k) = Eigen::RowVector2d::Constant(-model.gravity[k]).cwiseProduct(second_lane);
+      for (int k = 0; k < 3; ++k)
+        root_point.row(k) = Eigen::RowVector2d::Constant(-model.gravity[k]).cwiseProduct(second_lane);
       angular = spin;
       point = root_point;
       rates = spin;
