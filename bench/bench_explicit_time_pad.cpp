@@ -9,5 +9,7 @@
 #define MECHDYN_PAD_STRING(x) MECHDYN_PAD_STRING2(x)
 
 extern "C" __attribute__((used, noinline)) void mechdyn_bench_code_pad() {
+#if MECHDYN_BENCH_CODE_PAD > 0
   asm volatile(".skip " MECHDYN_PAD_STRING(MECHDYN_BENCH_CODE_PAD));
+#endif
 }
