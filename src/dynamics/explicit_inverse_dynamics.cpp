@@ -43,7 +43,7 @@
 // packed pairs (RNEA: ~100; the world frames cost the composition of Q^i_l and the
 // rotations of r, c̄ and the body-axis torque, which body coordinates avoid); the backward
 // pass has no rotation (one cross product per body). 1.03–1.05× RNEA's instructions and
-// 0.86–0.96× its time on the benchmark models (docs/benchmarks.md, "Explicit inverse
+// 0.82–0.97× its time on the benchmark models (docs/benchmarks.md, "Explicit inverse
 // dynamics in time").
 //
 // explicit_inverse_dynamics_from_kinematics — the same iteration on the kinematics stage
