@@ -29,15 +29,22 @@
 // parent's through the relative rotation (ω̄ = Q_rᵀ ω̄_{l̄} + φ̇ e_K: 4 multiplications
 // where Qᵀ ϕ̇ takes 9), and the backward projection n_uᵀ τ_{uL} = ±(Q^i_u e_K)ᵀ τ_{uL} (no
 // axis stored). The forward step carries its vectors in pairs (math/vector_pairs.hpp, one
-// SSE2 register per row): (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) move together; (c̄, J ω̄̇ + ω̄ × J ω̄)
-// is rotated by Q in one product; (ϕ̇ × r, ϕ̈ × r), (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and
-// (ϕ̇ × c, ϕ̈ × c) are one cross product each. The sine and cosine come first, so that
-// nothing is live across the libm call.
+// SSE2 register per row): (ϕ̇, ϕ̈), (ṙ, r̈), (ω̄, ω̄̇) move together; (ϕ̇ × r, ϕ̈ × r),
+// (ϕ̇ × n, ϕ̇ × (ϕ̇ × r)) and (ϕ̇ × c, ϕ̈ × c) are one cross product each.
+// In time (docs/benchmarks.md, "Explicit inverse dynamics in time") the step is bound by
+// its dependency chains, not by its instruction count: (i) the sine and cosine of body
+// l + 1 are taken before body l's step, so the libm call runs beside body l's arithmetic
+// and heads no chain (nothing of the step is live across it); (ii) c = Q c̄ is formed
+// alone, as soon as Q is, so that the force chain (ϕ̈ × c, ϕ̇ × (ϕ̇ × c), m a_c, c × f)
+// runs beside J ω̄, J ω̄̇ instead of after them; (iii) whatever the next step reads with
+// 16-byte loads is written by 16-byte stores (a root's Q by columns, (0, −g) and (0, φ̇)
+// as masked broadcasts), as a load spanning two stores waits for them to reach the cache.
 // Cost O(n): per body about ±e_K one sine and cosine and ~150 multiplications, most in
 // packed pairs (RNEA: ~100; the world frames cost the composition of Q^i_l and the
 // rotations of r, c̄ and the body-axis torque, which body coordinates avoid); the backward
-// pass has no rotation (one cross product per body). 0.987–0.998× RNEA's instructions on the benchmark models
-// (docs/benchmarks.md, "Explicit methods").
+// pass has no rotation (one cross product per body). 1.03–1.05× RNEA's instructions and
+// 0.82–0.97× its time on the benchmark models (docs/benchmarks.md, "Explicit inverse
+// dynamics in time").
 //
 // explicit_inverse_dynamics_from_kinematics — the same iteration on the kinematics stage
 // (world origin, joint_reactions): the acceleration level at a, then EC eq. (17).
@@ -70,6 +77,22 @@ struct PrincipalRevolute : std::integral_constant<int, -1> {};
 template <int K>
 struct PrincipalRevolute<joint_kinds::Revolute<K>> : std::integral_constant<int, K> {};
 
+/// Whether the joint is a revolute about ±e_K (RevoluteX/Y/Z): the kinds whose step takes
+/// the sine and cosine of q from the caller.
+inline bool is_principal_revolute(JointKind kind) {
+  return kind == JointKind::RevoluteX || kind == JointKind::RevoluteY || kind == JointKind::RevoluteZ;
+}
+
+/// The cosine and sine of the joint angle of body l, for a RevoluteX/Y/Z joint (else 1, 0).
+inline void joint_cosine_sine(const Model& model, int l, const double* q, double& cosine, double& sine) {
+  cosine = 1.0;
+  sine = 0.0;
+  if (!is_principal_revolute(model.joints[l].kind)) return;
+  const double angle = q[model.joints[l].q_index];
+  cosine = std::cos(angle);
+  sine = std::sin(angle);
+}
+
 /// The joint's world axes at o_l (EC eq. 1) for the kinds other than RevoluteX/Y/Z: [n; 0]
 /// (revolute), [0; n] (prismatic) with n = Q^i_{l̄} n̄, written out — the kinds' world_axes
 /// at the origin o_l would multiply o × n by zeros — and every other kind's world_axes.
@@ -92,34 +115,26 @@ inline void world_axes_at_origin(const Joint& joint, const Mat3& parent_rotation
 template <class AngularPair, class PointPair, class RatesPair>
 inline void body_wrench(const Body& body, const Mat3& rotation, const AngularPair& angular, const PointPair& point,
                         const RatesPair& body_rates, Vec3& force, Vec3& torque) {
+  const Vec3 com = rotation * body.com;  // c = Q c̄: needs Q only, so the force chain starts early
   const VectorPair spin = product_pair(body.inertia, body_rates);  // (J ω̄, J ω̄̇)
-  VectorPair local;                                                // (c̄, J ω̄̇ + ω̄ × J ω̄)
-  local.col(0) = body.com;
-  local.col(1) = spin.col(1) + body_rates.col(0).cross(spin.col(0));
-  const VectorPair world = product_pair(rotation, local);          // (c, Q (J ω̄̇ + ω̄ × J ω̄))
-  const Vec3 com = world.col(0);
+  const Vec3 local = spin.col(1) + body_rates.col(0).cross(spin.col(0));  // J ω̄̇ + ω̄ × J ω̄
   const VectorPair arm = cross_pair(angular, com);                 // (ϕ̇ × c, ϕ̈ × c)
   const Vec3 omega = angular.col(0);
   VectorPair swapped;                                              // (ϕ̈ × c, ϕ̇ × c)
   for (int k = 0; k < 3; ++k) swapped.row(k) = arm.row(k).reverse();
   const VectorPair centre = point + arm + cross_left_pair(omega, swapped);  // (·, r̈ + ϕ̈ × c + ϕ̇ × (ϕ̇ × c))
   force = body.mass * centre.col(1);
-  torque = world.col(1) + com.cross(force);
+  torque = rotation * local + com.cross(force);
 }
 
 /// The forward step of body l (EC eqs. 1–10) and its own inertial wrench minus gravity,
-/// for joint kind J.
+/// for joint kind J; `cosine`, `sine` of the joint angle for RevoluteX/Y/Z (computed by the
+/// caller one body ahead), unused by the other kinds.
 template <class J>
 MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const double* q, const double* v,
-                                   const double* a) {
+                                   const double* a, double cosine, double sine) {
   constexpr int K = PrincipalRevolute<J>::value;
   const Joint& joint = model.joints[l];
-  double cosine = 1.0, sine = 0.0;  // of the joint angle about ±e_K (first: nothing live across the call)
-  if constexpr (K >= 0) {
-    const double angle = q[joint.q_index];
-    cosine = std::cos(angle);
-    sine = std::sin(angle);
-  }
   const Body& body = model.bodies[l];
   const int parent = body.parent;
   Mat3& rotation = data.natural_rotation[l];
@@ -136,14 +151,23 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
     const double c = cosine, s = sign * sine;
     const Eigen::RowVector2d joint_rates(sign * rate[0], sign * second[0]);  // (φ̇, φ̈) on e_K
     if (parent == kGround) {
-      rotation.setZero();
-      rotation(K, K) = 1.0, rotation(I, I) = c, rotation(L, L) = c, rotation(L, I) = s, rotation(I, L) = -s;
+      // eq. (4) with Q^i_{l̄} = 1, written column by column as the child step writes it, so
+      // that the child's 16-byte reads of a column are forwarded from single stores
+      // (setZero then single entries made the child wait for the stores to reach the cache).
+      rotation.col(I) = c * Vec3::Unit(I) + s * Vec3::Unit(L);
+      rotation.col(L) = c * Vec3::Unit(L) - s * Vec3::Unit(I);
+      rotation.col(K) = Vec3::Unit(K);
       offset = joint.origin;
       VectorPair spin = VectorPair::Zero();  // (ϕ̇, ϕ̈) = e_K (φ̇, φ̈) from rest (eqs. 7–8), = (ω̄, ω̄̇) as Q e_K = e_K
       spin.row(K) = joint_rates;
+      // (ṙ_0, r̈_0) = (0, −g), each row a broadcast masked to its second lane: built from
+      // two scalars, GCC would pass the row through the stack (a 16-byte load of two 8-byte
+      // stores, which the store buffer cannot forward: docs/benchmarks.md, "Explicit inverse
+      // dynamics in time").
+      const Eigen::RowVector2d second_lane(0.0, 1.0);
       VectorPair root_point;
-      root_point.col(0).setZero();
-      root_point.col(1) = -model.gravity;  // r̈_0 = −g
+      for (int k = 0; k < 3; ++k)
+        root_point.row(k) = Eigen::RowVector2d::Constant(-model.gravity[k]).cwiseProduct(second_lane);
       angular = spin;
       point = root_point;
       rates = spin;
@@ -163,7 +187,9 @@ MECHDYN_NOINLINE void forward_body(const Model& model, Data& data, int l, const 
       lever.col(0) = n;
       lever.col(1) = arm.col(0);
       const VectorPair turned = cross_left_pair(omega, lever);  // (ϕ̇ × n, ϕ̇ × (ϕ̇ × r))
-      const Eigen::RowVector2d second_lane(0.0, 1.0), coriolis(0.0, joint_rates[0]);
+      // (0, φ̇) as a masked broadcast, like (0, −g) above: not through the stack.
+      const Eigen::RowVector2d second_lane(0.0, 1.0);
+      const Eigen::RowVector2d coriolis = Eigen::RowVector2d::Constant(joint_rates[0]).cwiseProduct(second_lane);
       const VectorPair parent_point = pair_at(data.natural_acceleration[parent]);
       VectorPair world_point, world_angular;
       for (int k = 0; k < 3; ++k) {
@@ -273,10 +299,19 @@ const VecX& explicit_inverse_dynamics(const Model& model, Data& data, const Eige
   const double* vs = v.data();
   const double* as = a.data();
   const int n = model.num_bodies();
-  for (int l = 0; l < n; ++l)
+  // The sine and cosine of body l + 1 are taken before body l's step: the libm call then
+  // runs beside body l's arithmetic instead of heading body l + 1's dependency chain.
+  double cosine = 1.0, sine = 0.0;
+  if (n > 0) joint_cosine_sine(model, 0, qs, cosine, sine);
+  for (int l = 0; l < n; ++l) {
+    double next_cosine = 1.0, next_sine = 0.0;
+    if (l + 1 < n) joint_cosine_sine(model, l + 1, qs, next_cosine, next_sine);
     visit_joint_kind(model.joints[l].kind, [&](auto kind) {
-      forward_body<decltype(kind)>(model, data, l, qs, vs, as);
+      forward_body<decltype(kind)>(model, data, l, qs, vs, as, cosine, sine);
     });
+    cosine = next_cosine;
+    sine = next_sine;
+  }
   for (int u = n - 1; u >= 0; --u)
     visit_joint_kind(model.joints[u].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, u); });
   return data.tau;
