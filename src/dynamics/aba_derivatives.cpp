@@ -38,7 +38,7 @@ void mass_matrix_from_composites(const Model& model, Data& data, const Derivativ
   MatX& mass = data.mass_matrix;
   mass.setZero();
   for (int l = 0; l < model.nv; ++l) {
-    const Vec6& force = work.composite_axis_force[static_cast<std::size_t>(l)];
+    const Vec6 force = work.composite_axis_rows[static_cast<std::size_t>(l)].col(0).head<6>();  // f_l = I^c s_l
     for (int k = l; k != -1; k = model.dof_parent[static_cast<std::size_t>(k)]) {
       const double entry = data.motion_axis[static_cast<std::size_t>(k)].dot(force);
       mass(k, l) = entry;
