@@ -67,7 +67,6 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
   composite_inertia.assign(n, SpatialInertia{});
   composite_momentum.assign(n, Vec6::Zero());
   composite_coriolis_block.assign(n, Mat3::Zero());
-  composite_coriolis_vector.assign(n, Vec3::Zero());
   composite_axis_rows.assign(static_cast<std::size_t>(size), AxisRows::Zero());
   single_path = true;
   for (int k = 0; k < model.nv; ++k) single_path &= model.dof_parent[static_cast<std::size_t>(k)] == k - 1;

@@ -30,29 +30,27 @@ inline SpatialPair spatial_pair(const Vec6& x, const Vec6& y) {
 inline Vec6 lane(const SpatialPair& p, int which) { return make_vec6(p.angular.col(which), p.linear.col(which)); }
 
 /// (f_k·x₁ + u_k·x₂, f_k·y₁ + u_k·y₂) for the rows of coordinate k (eq. D12') and the pairs
-/// (x₁, y₁), (x₂, y₂): 12 packed products (the rows hold each number in both lanes).
+/// (x₁, y₁), (x₂, y₂): 9 packed products (the rows hold each number in both lanes; u_k has no
+/// linear part, so only the angular parts of x₂, y₂ are read).
 inline Eigen::RowVector2d rows_times(const DerivativeData::AxisRows& rows, const SpatialPair& first,
-                                     const SpatialPair& second) {
+                                     const VectorPair& second_angular) {
   Eigen::RowVector2d even = rows.row(0).cwiseProduct(first.angular.row(0));
   Eigen::RowVector2d odd = rows.row(3).cwiseProduct(first.linear.row(0));
   for (int c = 1; c < 3; ++c) {
     even += rows.row(c).cwiseProduct(first.angular.row(c));
     odd += rows.row(3 + c).cwiseProduct(first.linear.row(c));
   }
-  for (int c = 0; c < 3; ++c) {
-    even += rows.row(6 + c).cwiseProduct(second.angular.row(c));
-    odd += rows.row(9 + c).cwiseProduct(second.linear.row(c));
-  }
+  for (int c = 0; c < 3; ++c) even += rows.row(6 + c).cwiseProduct(second_angular.row(c));
   return even + odd;
 }
 
 /// (s_k·x, s_k·y) for the axis rows of coordinate k.
 inline Eigen::RowVector2d axis_times(const DerivativeData::AxisRows& rows, const SpatialPair& p) {
-  Eigen::RowVector2d even = rows.row(12).cwiseProduct(p.angular.row(0));
-  Eigen::RowVector2d odd = rows.row(15).cwiseProduct(p.linear.row(0));
+  Eigen::RowVector2d even = rows.row(9).cwiseProduct(p.angular.row(0));
+  Eigen::RowVector2d odd = rows.row(12).cwiseProduct(p.linear.row(0));
   for (int c = 1; c < 3; ++c) {
-    even += rows.row(12 + c).cwiseProduct(p.angular.row(c));
-    odd += rows.row(15 + c).cwiseProduct(p.linear.row(c));
+    even += rows.row(9 + c).cwiseProduct(p.angular.row(c));
+    odd += rows.row(12 + c).cwiseProduct(p.linear.row(c));
   }
   return even + odd;
 }
@@ -80,15 +78,16 @@ void columns_above(const Model& model, const Data& data, DerivativeData& work, i
 void columns_above(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
                    const SpatialPair& force_variations);
 
-/// ΔF = I^c α + B^c β + β ×* H^c (eq. D12) with the composites of body u.
+/// ΔF = I^c α + B^c β + β ×* H^c (eq. D12) with the composites of body u. With
+/// B^c = [[P, H̃_f], [−H̃_f, 0]] (eq. D11) the linear part β_u of β cancels:
+/// B^c β + β ×* H^c = [P β_ω + β_ω × H_n; 2 β_ω × H_f].
 inline Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& alpha, const Vec6& beta) {
-  const Vec3& c = work.composite_coriolis_vector[u];
   const Vec6& momentum = work.composite_momentum[u];
-  const Vec3 w = beta.head<3>(), t = beta.tail<3>();
+  const Vec3 w = beta.head<3>();
   Vec6 out = work.composite_inertia[u].apply(alpha);
-  out.head<3>().noalias() += work.composite_coriolis_block[u] * w;  // B^c β, B^c = [[P, c̃], [−c̃, 0]] (eq. D11)
-  out.head<3>() += c.cross(t) + w.cross(Vec3(momentum.head<3>())) + t.cross(Vec3(momentum.tail<3>()));
-  out.tail<3>() += w.cross(Vec3(momentum.tail<3>())) - c.cross(w);
+  out.head<3>().noalias() += work.composite_coriolis_block[u] * w;
+  out.head<3>() += w.cross(Vec3(momentum.head<3>()));
+  out.tail<3>() += 2.0 * w.cross(Vec3(momentum.tail<3>()));
   return out;
 }
 

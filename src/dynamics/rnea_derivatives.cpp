@@ -81,7 +81,6 @@ __attribute__((flatten)) void forces_and_composites(const Model& model, const Da
     block.diagonal().array() += 2.0 * u.dot(h);
     work.composite_inertia[i] = inertia;
     work.composite_momentum[i] = momentum;
-    work.composite_coriolis_vector[i] = omega.cross(h) + inertia.mass * u;
   }
   for (int i = n - 1; i >= 0; --i) {
     const int parent = model.bodies[i].parent;
@@ -90,13 +89,11 @@ __attribute__((flatten)) void forces_and_composites(const Model& model, const Da
     work.composite_inertia[parent] += work.composite_inertia[i];
     work.composite_momentum[parent] += work.composite_momentum[i];
     work.composite_coriolis_block[parent] += work.composite_coriolis_block[i];
-    work.composite_coriolis_vector[parent] += work.composite_coriolis_vector[i];
   }
   for (int i = 0; i < n; ++i) {
     const Joint& joint = model.joints[i];
     const SpatialInertia& inertia = work.composite_inertia[i];
     const Mat3& block = work.composite_coriolis_block[i];
-    const Vec3& c = work.composite_coriolis_vector[i];
     const Vec6& momentum = work.composite_momentum[i];
     const Vec6& force = work.transmitted_force[i];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
@@ -104,16 +101,15 @@ __attribute__((flatten)) void forces_and_composites(const Model& model, const Da
       const Vec3 w = s.head<3>(), t = s.tail<3>();
       work.tau[k] = s.dot(force);              // τ_k = s_kᵀ F_i
       const Vec6 f = inertia.apply(s);         // f_k = I^c s_k
-      Vec6 u;                                  // u_k = B^c s_k − s_k ×* H^c
-      u.head<3>().noalias() = block * w;
-      u.head<3>() += c.cross(t) - w.cross(Vec3(momentum.head<3>())) - t.cross(Vec3(momentum.tail<3>()));
-      u.tail<3>() = -c.cross(w) - w.cross(Vec3(momentum.tail<3>()));
+      // u_k = B^c s_k − s_k ×* H^c = [P w + H_n × w + 2 H_f × t; 0] (B^c's c̃ is H̃_f, eq. D11)
+      Vec3 u = block * w;
+      u += Vec3(momentum.head<3>()).cross(w) + 2.0 * Vec3(momentum.tail<3>()).cross(t);
       DerivativeData::AxisRows& rows = work.composite_axis_rows[static_cast<std::size_t>(k)];
       for (int r = 0; r < 6; ++r) {  // each number in both lanes
         rows.row(r).setConstant(f[r]);
-        rows.row(6 + r).setConstant(u[r]);
-        rows.row(12 + r).setConstant(s[r]);
+        rows.row(9 + r).setConstant(s[r]);
       }
+      for (int r = 0; r < 3; ++r) rows.row(6 + r).setConstant(u[r]);
     }
   }
 }
@@ -128,7 +124,7 @@ inline __attribute__((always_inline)) void rigid_column(const Model& model, cons
   const detail::SpatialPair first = detail::spatial_pair(alpha_q, alpha_v), second = detail::spatial_pair(beta_q, twist);
   const auto row = [&](int k) {  // eq. (D12'), both columns in one pass over the rows
     const Eigen::RowVector2d entries =
-        detail::rows_times(work.composite_axis_rows[static_cast<std::size_t>(k)], first, second);
+        detail::rows_times(work.composite_axis_rows[static_cast<std::size_t>(k)], first, second.angular);
     work.dtau_dq(k, j) = entries[0];
     work.dtau_dv(k, j) = entries[1];
   };

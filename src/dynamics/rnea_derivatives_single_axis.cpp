@@ -60,18 +60,18 @@ __attribute__((flatten)) void differentiate_single_axis(const Model& model, cons
   beta.col(0) = turned_angular.col(1);
   beta.col(1) = turned_linear.col(1);
   const VectorPair spun = cross_left_pair(omega, beta);  // (ω_λ × β_ω, ω_λ × β_u)
-  SpatialPair first, second;  // A = (α, α_v = 2β) and B = (β, s_j), eq. (D16)
+  SpatialPair first;   // A = (α, α_v = 2β), eq. (D16)
+  VectorPair second;   // the angular part of B = (β, s_j), all the rows and B^c, ×* H^c read of it (eq. D11)
   first.angular.col(0) = turned_angular.col(0) + spun.col(0);  // α = A^g_λ × s_j + V_λ × β
   first.linear.col(0) = turned_linear.col(0) + spun.col(1) + velocity.cross(Vec3(beta.col(0)));
   first.angular.col(1) = 2.0 * beta.col(0);
   first.linear.col(1) = 2.0 * beta.col(1);
-  second.angular.col(0) = beta.col(0);
-  second.angular.col(1) = w;
-  second.linear.col(0) = beta.col(1);
-  second.linear.col(1) = t;
+  second.col(0) = beta.col(0);
+  second.col(1) = w;
 
   const auto row = [&](int k) {  // eq. (D12')
-    const Eigen::RowVector2d entries = rows_times(work.composite_axis_rows[static_cast<std::size_t>(k)], first, second);
+    const Eigen::RowVector2d entries =
+        rows_times(work.composite_axis_rows[static_cast<std::size_t>(k)], first, second);
     work.dtau_dq(k, j) = entries[0];
     work.dtau_dv(k, j) = entries[1];
   };
@@ -89,18 +89,16 @@ __attribute__((flatten)) void differentiate_single_axis(const Model& model, cons
   // (∂F_b/∂q_j, ∂F_b/∂v_j) = I^c A + B^c B + B ×* H^c + (s_j ×* F_b, 0) (eq. D12), with
   // B^c = [[P, c̃], [−c̃, 0]] (eq. D11) and x ×* H = [x_ω × H_n + x_u × H_f; x_ω × H_f]
   const Mat3& block = work.composite_coriolis_block[moved];
-  const Vec3& c = work.composite_coriolis_vector[moved];
   const Vec3 momentum_n = work.composite_momentum[moved].head<3>(), momentum_f = work.composite_momentum[moved].tail<3>();
   const Vec3 force_n = work.transmitted_force[moved].head<3>(), force_f = work.transmitted_force[moved].tail<3>();
-  SpatialPair variation;
-  variation.angular = product_pair(block, second.angular) + cross_left_pair(c, second.linear) +
-                      cross_pair(second.angular, momentum_n) + cross_pair(second.linear, momentum_f);
-  variation.linear = cross_pair(second.angular, momentum_f) - cross_left_pair(c, second.angular);
+  SpatialPair variation;  // B^c B + B ×* H^c = [P B_ω + B_ω × H_n; 2 B_ω × H_f] (composite_variation)
+  variation.angular = product_pair(block, second) + cross_pair(second, momentum_n);
+  variation.linear = cross_pair(2.0 * second, momentum_f);
   add_inertia_times(work.composite_inertia[moved], first, variation);
   variation.angular.col(0) += w.cross(force_n) + t.cross(force_f);  // s_j ×* F_b
   variation.linear.col(0) += w.cross(force_f);
   if (work.with_reactions) {  // eq. (D13) with the composites of each joint below b
-    const Vec6 alpha_q = lane(first, 0), beta_q = lane(second, 0), alpha_v = lane(first, 1);
+    const Vec6 alpha_q = lane(first, 0), beta_q = make_vec6(second.col(0), beta.col(1)), alpha_v = lane(first, 1);
     const SubtreeIndex::Range subtree = model.subtree[moved];
     for (std::size_t r = 1; r < subtree.size(); ++r) {
       const int i = subtree[r];
