@@ -62,10 +62,11 @@ using detail::point_velocity;
 __attribute__((flatten)) void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
-    const SpatialInertia inertia =
-        SpatialInertia::from_com(model.bodies[i].mass, data.com_position[i], data.inertia_world[i]);
+    SpatialInertia& inertia = work.composite_inertia[i];  // I_i, then I^c_i after the accumulation below
+    inertia = SpatialInertia::from_com(model.bodies[i].mass, data.com_position[i], data.inertia_world[i]);
     const Vec6& velocity = data.velocity[i];
-    const Vec6 momentum = inertia.apply(velocity);  // I_i V_i
+    Vec6& momentum = work.composite_momentum[i];  // I_i V_i, then H^c_i
+    momentum = inertia.apply(velocity);
     if (!work.every_rigid) {  // read by the general form only (rnea_derivatives_general.cpp)
       work.body_inertia[i] = inertia;
       work.body_momentum[i] = momentum;
@@ -74,13 +75,19 @@ __attribute__((flatten)) void forces_and_composites(const Model& model, const Da
                                 + cross_force(velocity, momentum);                        // + V_i ×* I_i V_i
     const Vec3 omega = velocity.head<3>(), u = velocity.tail<3>();
     const Vec3& h = inertia.first_moment;
+    const Mat3& j = inertia.rotational;
+    // P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) + 2 (u·h) 1, symmetric: the six entries a ≤ b of
+    // (ω × J_b)_a + (ω × J_a)_b − h_a u_b − u_a h_b, J_b the columns of J
     Mat3 spin;  // ω̃ J
-    for (int c = 0; c < 3; ++c) spin.col(c) = omega.cross(Vec3(inertia.rotational.col(c)));
+    for (int c = 0; c < 3; ++c) spin.col(c) = omega.cross(Vec3(j.col(c)));
+    const double twice = 2.0 * u.dot(h);
     Mat3& block = work.composite_coriolis_block[i];
-    block = spin + spin.transpose() - h * u.transpose() - u * h.transpose();
-    block.diagonal().array() += 2.0 * u.dot(h);
-    work.composite_inertia[i] = inertia;
-    work.composite_momentum[i] = momentum;
+    for (int a = 0; a < 3; ++a)
+      for (int b = a; b < 3; ++b) {
+        const double entry = spin(a, b) + spin(b, a) - h[a] * u[b] - u[a] * h[b] + (a == b ? twice : 0.0);
+        block(a, b) = entry;
+        block(b, a) = entry;
+      }
   }
   for (int i = n - 1; i >= 0; --i) {
     const int parent = model.bodies[i].parent;
