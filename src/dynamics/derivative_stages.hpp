@@ -91,6 +91,16 @@ inline Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& a
   return out;
 }
 
+/// The world-frame RNEA on the stage and the fast form's composites and rows (eqs. D1–D2,
+/// D11–D12'): work.transmitted_force (F_i at the stage's accelerations), work.tau = s_kᵀ F,
+/// the composites and work.composite_axis_rows. (rnea_derivatives.cpp)
+void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration);
+
+/// Every column of ∂τ/∂q, ∂τ/∂v (and of the reactions) after forces_and_composites, with
+/// the stage's accelerations those of `a`. (rnea_derivatives.cpp)
+void derivative_columns(const Model& model, const Data& data, DerivativeData& work, const double* v, const double* a,
+                        const Vec6& base_acceleration);
+
 /// Column j in the fast form for a one-axis joint carried by its parent (eq. D16), the
 /// ∂/∂q_j and ∂/∂v_j quantities in pairs. (rnea_derivatives_single_axis.cpp)
 void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work, int moved, int j,

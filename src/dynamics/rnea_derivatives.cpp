@@ -16,11 +16,14 @@
 // remainder is then one pair (α, β) for the whole subtree, ΔF_k = I^c_k α + B^c_k β +
 // β ×* H^c_k with subtree composites formed once, and each entry of column j is two
 // 6-vector dot products with rows f_k = I^c s_k, u_k = B^c s_k − s_k ×* H^c made once per
-// coordinate. For a one-axis joint carried by its parent (revolute, prismatic: every
+// coordinate (u_k's linear part is 0: B^c's vector is the linear momentum H^c_f, eq. D11).
+// The two columns of coordinate j, ∂/∂q_j and ∂/∂v_j, are computed side by side in SSE2
+// register pairs (math/vector_pairs.hpp): one packed product per row for both. For a one-axis joint carried by its parent (revolute, prismatic: every
 // joint of a robot arm) α and β have a closed form (eq. D16, docs/derivatives.md):
 //   β = V_λ × s_j,  α = A^g_λ × s_j + V_λ × β,  and for ∂/∂v_j:  α_v = 2 β,  β_v = s_j.
-// Other joints' own step and the general form (body by body, for coordinates with a
-// spherical or free joint below): rnea_derivatives_general.cpp. With
+// That step: rnea_derivatives_single_axis.cpp. Other joints' own step and the general form
+// (body by body, for coordinates with a spherical or free joint below):
+// rnea_derivatives_general.cpp. With
 // DerivativeData::with_reactions, also the joint reactions' columns (eq. D13,
 // src/dynamics/joint_reaction_derivatives.cpp).
 // Cost: O(n) for the forces and composites, then per coordinate j O(size of its subtree +
@@ -53,13 +56,21 @@ namespace {
 
 using detail::point_velocity;
 
+}  // namespace
+
 /// The world-frame RNEA on the stage (eqs. D1–D2) and the subtree composites of the fast
 /// form (eqs. D11–D12), in one pass per body and one accumulation: I_i, I_i V_i, F_i, τ;
 /// I^c_i, H^c_i = Σ I_l V_l, B^c_i = Σ [(V_l ×*) I_l − I_l (V_l ×)]; then per coordinate k
 /// of body i the rows f_k = I^c_i s_k and u_k = B^c_i s_k − s_k ×* H^c_i. With V = [ω; u],
 /// I = [[J, h̃], [−h̃, m]], B = [[P, c̃], [−c̃, 0]] with P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) +
-/// 2 (u·h) 1 and c = ω × h + m u.
-__attribute__((flatten)) void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration) {
+/// 2 (u·h) 1 and c = ω × h + m u — which is H_f = m u − h × ω, the linear momentum, so c
+/// is not stored and u_k = [P w + H_n × w + 2 H_f × t; 0] for s_k = [w; t] (eq. D11).
+/// The rows are stored with each number in both lanes (DerivativeData::composite_axis_rows)
+/// for the paired products of the columns. Every entry of a column is written when the
+/// coordinates are one path (DerivativeData::single_path); otherwise the matrices are
+/// zeroed first.
+__attribute__((flatten)) void detail::forces_and_composites(const Model& model, const Data& data, DerivativeData& work,
+                                                           const Vec6& base_acceleration) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
     SpatialInertia& inertia = work.composite_inertia[i];  // I_i, then I^c_i after the accumulation below
@@ -120,6 +131,8 @@ __attribute__((flatten)) void forces_and_composites(const Model& model, const Da
     }
   }
 }
+
+namespace {
 
 /// Column j in the fast form from the pair (α, β) of ∂/∂q_j and (α_v, s_j) of ∂/∂v_j
 /// (eq. D12'): the rows of the subtree of b by dot products, b's own axes' Δs_kᵀ F_b
@@ -183,7 +196,14 @@ void differentiate_coordinate_rigid(const Model& model, const Data& data, Deriva
 /// ∂τ/∂q, ∂τ/∂v on the stage, the inputs checked by the caller.
 void differentiate(const Model& model, const Data& data, DerivativeData& work, const double* v, const double* a) {
   const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // A^g_0 = [0; −g]
-  forces_and_composites(model, data, work, base_acceleration);
+  detail::forces_and_composites(model, data, work, base_acceleration);
+  detail::derivative_columns(model, data, work, v, a, base_acceleration);
+}
+
+}  // namespace
+
+void detail::derivative_columns(const Model& model, const Data& data, DerivativeData& work, const double* v,
+                                const double* a, const Vec6& base_acceleration) {
   if (!work.single_path) {  // entries of coordinates neither above nor below j stay 0
     work.dtau_dq.setZero();
     work.dtau_dv.setZero();
@@ -206,8 +226,6 @@ void differentiate(const Model& model, const Data& data, DerivativeData& work, c
     }
   }
 }
-
-}  // namespace
 
 void detail::columns_above(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
                            const Vec6& force_change, const Vec6& force_derivative) {

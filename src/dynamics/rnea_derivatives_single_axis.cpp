@@ -12,10 +12,13 @@
 //   ∂F_b/∂v_j = I^c α_v + B^c s_j + s_j ×* H^c,    ∂τ_k/∂(q_j, v_j) = s_kᵀ ∂F_b    k above b (D8, D12)
 // The ∂/∂q_j and ∂/∂v_j quantities travel side by side as pairs (math/vector_pairs.hpp, one
 // SSE2 register per row): A = (α, α_v) and B = (β, s_j), so each operator both columns share
-// — I^c on A, B^c on B, ×* H^c on B, the rows f_k on A and u_k on B, s_k above — costs one
-// packed product instead of two; (A^g_λ × s_j, V_λ × s_j) is one paired cross product.
-// Cost per coordinate: ~80 packed multiplications for (α, β) and ∂F_b, then 12 per row of
-// the subtree and 6 per coordinate above (callgrind counts: docs/benchmarks.md).
+// — I^c on A, B^c and ×* H^c on B, the rows f_k on A and u_k on B, s_k above — costs one
+// packed product instead of two. Since B^c's vector c^c is the linear momentum H^c_f
+// (eq. D11), B^c B + B ×* H^c = [P B_ω + B_ω × H_n; 2 B_ω × H_f] and u_k = [·; 0]: only the
+// angular part of B is read.
+// Cost per coordinate: ~60 packed multiplications for ∂F_b and ~55 scalar ones for (α, β),
+// then 9 packed per row of the subtree and 6 per coordinate above (callgrind counts:
+// docs/benchmarks.md).
 // Reads: the kinematics stage (velocity, acceleration, motion_axis, position) and the
 // composites, rows and transmitted forces of rnea_derivatives' pass in `work`. Writes column j
 // of work.dtau_dq, work.dtau_dv (and of the reactions with work.with_reactions). Allocates
@@ -35,38 +38,33 @@ inline void add_inertia_times(const SpatialInertia& inertia, const SpatialPair& 
 
 }  // namespace
 
-__attribute__((flatten)) void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
-                               const Vec6& base_acceleration) {
+__attribute__((flatten)) void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work,
+                                                        int moved, int j, const Vec6& base_acceleration) {
   const Vec6& twist = data.motion_axis[j];
   const Vec3 w = twist.head<3>(), t = twist.tail<3>();  // s_j = [w; t]
   const int parent = model.bodies[moved].parent;
-  // (A^g_λ, V_λ) side by side; the ground: (A^g_0, 0) = ([0; −g], 0)
-  VectorPair parent_angular, parent_linear;
-  if (parent == kGround) {
-    parent_angular.setZero();
-    parent_linear.col(0) = base_acceleration.tail<3>();
-    parent_linear.col(1).setZero();
+  Vec3 beta_w, beta_t, alpha_w, alpha_t;  // β = V_λ × s_j, α = A^g_λ × s_j + V_λ × β (eq. D16)
+  if (parent == kGround) {                // V_λ = 0, A^g_λ = [0; −g]
+    beta_w.setZero();
+    beta_t.setZero();
+    alpha_w.setZero();
+    alpha_t = Vec3(base_acceleration.tail<3>()).cross(w);
   } else {
-    parent_angular.col(0) = data.acceleration[parent].head<3>() + base_acceleration.head<3>();
-    parent_angular.col(1) = data.velocity[parent].head<3>();
-    parent_linear.col(0) = data.acceleration[parent].tail<3>() + base_acceleration.tail<3>();
-    parent_linear.col(1) = data.velocity[parent].tail<3>();
+    const Vec3 omega = data.velocity[parent].head<3>(), velocity = data.velocity[parent].tail<3>();
+    const Vec6 acceleration = data.acceleration[parent] + base_acceleration;
+    const Vec3 spin = acceleration.head<3>(), linear = acceleration.tail<3>();
+    beta_w = omega.cross(w);
+    beta_t = omega.cross(t) + velocity.cross(w);
+    alpha_w = spin.cross(w) + omega.cross(beta_w);
+    alpha_t = spin.cross(t) + linear.cross(w) + omega.cross(beta_t) + velocity.cross(beta_w);
   }
-  // (A^g_λ × s_j, V_λ × s_j = β): the motion cross product [x_ω × w; x_ω × t + x_u × w] of both
-  const VectorPair turned_angular = cross_pair(parent_angular, w);
-  const VectorPair turned_linear = cross_pair(parent_angular, t) + cross_pair(parent_linear, w);
-  const Vec3 omega = parent_angular.col(1), velocity = parent_linear.col(1);
-  VectorPair beta;  // (β_ω, β_u)
-  beta.col(0) = turned_angular.col(1);
-  beta.col(1) = turned_linear.col(1);
-  const VectorPair spun = cross_left_pair(omega, beta);  // (ω_λ × β_ω, ω_λ × β_u)
-  SpatialPair first;   // A = (α, α_v = 2β), eq. (D16)
-  VectorPair second;   // the angular part of B = (β, s_j), all the rows and B^c, ×* H^c read of it (eq. D11)
-  first.angular.col(0) = turned_angular.col(0) + spun.col(0);  // α = A^g_λ × s_j + V_λ × β
-  first.linear.col(0) = turned_linear.col(0) + spun.col(1) + velocity.cross(Vec3(beta.col(0)));
-  first.angular.col(1) = 2.0 * beta.col(0);
-  first.linear.col(1) = 2.0 * beta.col(1);
-  second.col(0) = beta.col(0);
+  SpatialPair first;  // A = (α, α_v = 2β)
+  VectorPair second;  // the angular part of B = (β, s_j): all that the rows, B^c and ×* H^c read of it (eq. D11)
+  first.angular.col(0) = alpha_w;
+  first.angular.col(1) = 2.0 * beta_w;
+  first.linear.col(0) = alpha_t;
+  first.linear.col(1) = 2.0 * beta_t;
+  second.col(0) = beta_w;
   second.col(1) = w;
 
   const auto row = [&](int k) {  // eq. (D12')
@@ -98,7 +96,7 @@ __attribute__((flatten)) void differentiate_single_axis(const Model& model, cons
   variation.angular.col(0) += w.cross(force_n) + t.cross(force_f);  // s_j ×* F_b
   variation.linear.col(0) += w.cross(force_f);
   if (work.with_reactions) {  // eq. (D13) with the composites of each joint below b
-    const Vec6 alpha_q = lane(first, 0), beta_q = make_vec6(second.col(0), beta.col(1)), alpha_v = lane(first, 1);
+    const Vec6 alpha_q = lane(first, 0), beta_q = make_vec6(beta_w, beta_t), alpha_v = lane(first, 1);
     const SubtreeIndex::Range subtree = model.subtree[moved];
     for (std::size_t r = 1; r < subtree.size(); ++r) {
       const int i = subtree[r];

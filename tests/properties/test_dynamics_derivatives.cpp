@@ -539,5 +539,40 @@ TEST(DynamicsDerivatives, EveryEntryIsWrittenOrZeroedOnEveryCall) {
   EXPECT_GT(branched, 0);
 }
 
+
+// Bug caught: a wrong step from q̈ = 0 to q̈ in aba_derivatives, which no longer runs ABA: it
+// differentiates at the stage of q̈ = 0 (where the transmitted forces give h), solves
+// M q̈ = τ − h with M from the composite rows, then moves the accelerations and the
+// transmitted forces to q̈ in O(n) (ΔA_i = ΔA_λ + S q̈_i, ΔF_i = I^c_i ΔA_λ + Σ f_k q̈_k). Its
+// stage must be forward_kinematics(q, v, q̈), its τ the given efforts and its ∂τ/∂q, ∂τ/∂v
+// those of rnea_derivatives at a = q̈ (a separate path through the generic stage), on trees
+// of every joint type. Mutation check (run by hand): dropping the I^c_i ΔA_λ term fails the
+// τ and ∂τ comparisons here and the ∂q̈ comparison with centred differences above.
+TEST(DynamicsDerivatives, ForwardDynamicsDerivativesStartFromTheStageAtTheSolvedAcceleration) {
+  for (unsigned seed = 31; seed <= 38; ++seed) {
+    const Model model = tree_with_every_joint_type(seed, 2 + static_cast<int>(seed % 9), seed % 2 == 0);
+    Data data(model), scratch(model);
+    DerivativeData work(model), reference(model);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      const VecX& tau = s.a;
+      aba_derivatives(model, data, work, s.q, s.v, tau);
+      const VecX ddq = data.ddq;
+      forward_kinematics(model, scratch, s.q, s.v, ddq);
+      for (int i = 0; i < model.num_bodies(); ++i)
+        EXPECT_LT((data.acceleration[i] - scratch.acceleration[i]).cwiseAbs().maxCoeff(),
+                  1e-9 * (1.0 + scratch.acceleration[i].cwiseAbs().maxCoeff()));
+      EXPECT_LT((work.tau - tau).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + tau.cwiseAbs().maxCoeff()));
+      rnea_derivatives(model, scratch, reference, s.q, s.v, ddq);
+      EXPECT_LT((work.dtau_dq - reference.dtau_dq).cwiseAbs().maxCoeff(),
+                1e-9 * (1.0 + reference.dtau_dq.cwiseAbs().maxCoeff()));
+      EXPECT_LT((work.dtau_dv - reference.dtau_dv).cwiseAbs().maxCoeff(),
+                1e-9 * (1.0 + reference.dtau_dv.cwiseAbs().maxCoeff()));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mechdyn
