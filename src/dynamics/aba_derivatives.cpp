@@ -6,25 +6,31 @@
 //   ∂ID/∂q + M ∂q̈/∂q = 0   →  ∂q̈/∂q = −M⁻¹ ∂τ/∂q |_{a = q̈}
 //   ∂ID/∂v + M ∂q̈/∂v = 0   →  ∂q̈/∂v = −M⁻¹ ∂τ/∂v |_{a = q̈}
 //   M ∂q̈/∂τ = 1             →  ∂q̈/∂τ = M⁻¹
-// Steps: ABA for q̈ (its kinematics stage then holds the accelerations of q̈), the inverse
-// dynamics derivatives on that stage (dynamics/rnea_derivatives.hpp), M from the rows
-// f_l = I^c s_l those derivatives formed anyway (M_kl = s_kᵀ I^c_{body(l)} s_l = s_k·f_l for k
-// on the path from l to the root, CRBA's column forces — Featherstone §6.2 — without a
-// second composite pass), M = Lᵀ D L by the branch-sparse factorisation
-// (dynamics/sparse_cholesky.hpp, Featherstone §6.5), and one solve with the 3 nv right-hand
-// sides [−∂τ/∂q, −∂τ/∂v, 1] at once, row by row (each row operation of the triangular
-// solves acts on all 3 nv columns: contiguous, vectorised, one pass over the factor).
-// Cost: O(n) (ABA) + O(nv · depth) (derivatives, M) + O(Σ depth²) (factor) + O(nv Σ depth)
-// (the solve).
-// Reads: Model, q, v, τ. Writes: the kinematics stage, data.ddq, data.mass_matrix,
-// data.mass_matrix_factor, the ABA scratch; work.dtau_dq, work.dtau_dv (at a = q̈),
-// work.da_dq, work.da_dv, work.da_dtau and the derivative scratch (work.solve_rows).
-// Allocates nothing (after the first call on a Data made without MassMatrix or
-// MassMatrixFactor).
+// Steps (no ABA): the kinematics stage at q̈ = 0 and the inverse-dynamics pass on it
+// (rnea_derivatives.cpp: transmitted forces, so τ_k = s_kᵀ F = h_k, the bias forces with
+// gravity; the composites and the rows f_l = I^c s_l, none of which depends on q̈); M from
+// those rows (M_kl = s_kᵀ I^c_{body(l)} s_l = s_k·f_l for k on the path from l to the root,
+// CRBA's column forces — Featherstone §6.2 — without a second composite pass); M = Lᵀ D L by
+// the branch-sparse factorisation (dynamics/sparse_cholesky.hpp, Featherstone §6.5);
+// q̈ = M⁻¹ (τ − h); the stage and the forces moved to q̈ in O(n) (`accelerate`: ΔA_i =
+// ΔA_λ + S_i q̈_i, ΔF_i = I^c_i ΔA_λ + Σ_{k below} f_k q̈_k); the columns of ∂τ/∂q, ∂τ/∂v at
+// a = q̈; and one solve with the 3 nv right-hand sides [−∂τ/∂q, −∂τ/∂v, 1] at once, row by
+// row (each row operation of the triangular solves acts on all 3 nv columns: contiguous,
+// vectorised, one pass over the factor). Running ABA for q̈ first (until branch
+// derivs-arm) cost a third of the call and formed the articulated inertias nothing else
+// reads; M and its factor were needed anyway.
+// Cost: O(n) (stage, forces, update) + O(nv · depth) (derivatives, M) + O(Σ depth²)
+// (factor) + O(nv Σ depth) (the solve).
+// Reads: Model, q, v, τ. Writes: the kinematics stage (at q, v, q̈), data.ddq,
+// data.mass_matrix, data.mass_matrix_factor; work.tau (= τ), work.dtau_dq, work.dtau_dv (at
+// a = q̈), work.da_dq, work.da_dv, work.da_dtau and the derivative scratch (work.solve_rows).
+// A singular M throws SolverError naming the coordinate (the factor). Allocates nothing
+// (after the first call on a Data made without MassMatrix or MassMatrixFactor).
 #include "mechdyn/dynamics/aba_derivatives.hpp"
 
+#include "../kinematics/kinematics_stage.hpp"
+#include "derivative_stages.hpp"
 #include "dynamics_stages.hpp"
-#include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/model/checks.hpp"
 
@@ -38,7 +44,7 @@ void mass_matrix_from_composites(const Model& model, Data& data, const Derivativ
   MatX& mass = data.mass_matrix;
   mass.setZero();
   for (int l = 0; l < model.nv; ++l) {
-    const Vec6& force = work.composite_axis_force[static_cast<std::size_t>(l)];
+    const Vec6 force = work.composite_axis_rows[static_cast<std::size_t>(l)].col(0).head<6>();  // f_l = I^c s_l
     for (int k = l; k != -1; k = model.dof_parent[static_cast<std::size_t>(k)]) {
       const double entry = data.motion_axis[static_cast<std::size_t>(k)].dot(force);
       mass(k, l) = entry;
@@ -61,6 +67,42 @@ void solve_rows(const Model& model, const Data& data, DerivativeData::RowMatrix&
       x.row(i) -= l(j, i) * x.row(j);
 }
 
+/// From q̈ = 0 to q̈ = data.ddq on the stage and the transmitted forces, O(n): every body's
+/// acceleration grows by ΔA_i = ΔA_λ + Σ_k s_k q̈_k (eq. D1) and its transmitted force by
+/// ΔF_i = Σ_{l ∈ subtree i} I_l ΔA_l = I^c_i ΔA_λ(i) + G_i, G_i = Σ_{k in the subtree of i}
+/// f_k q̈_k (since Σ_{l below the body of k} I_l s_k = I^c s_k = f_k); then τ_k = s_kᵀ F.
+/// Scratch: work.acceleration_variation (ΔA), work.force_variation (G).
+void accelerate(const Model& model, Data& data, DerivativeData& work) {
+  const int n = model.num_bodies();
+  const double* ddq = data.ddq.data();
+  for (int i = 0; i < n; ++i) {
+    const Joint& joint = model.joints[i];
+    const int parent = model.bodies[i].parent;
+    Vec6& change = work.acceleration_variation[i];
+    Vec6& sum = work.force_variation[i];
+    if (parent == kGround) change.setZero();
+    else change = work.acceleration_variation[parent];
+    sum.setZero();
+    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
+      change.noalias() += data.motion_axis[k] * ddq[k];
+      sum.noalias() += work.composite_axis_rows[static_cast<std::size_t>(k)].col(0).head<6>() * ddq[k];  // f_k q̈_k
+    }
+    data.acceleration[i] += change;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    const int parent = model.bodies[i].parent;
+    Vec6& force = work.transmitted_force[i];
+    if (parent == kGround) {
+      force += work.force_variation[i];
+    } else {
+      force += work.composite_inertia[i].apply(work.acceleration_variation[parent]) + work.force_variation[i];
+      work.force_variation[parent] += work.force_variation[i];
+    }
+    const Joint& joint = model.joints[i];
+    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) work.tau[k] = data.motion_axis[k].dot(force);
+  }
+}
+
 }  // namespace
 
 void aba_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
@@ -69,10 +111,17 @@ void aba_derivatives(const Model& model, Data& data, DerivativeData& work, const
   check_derivative_data(model, work, "aba_derivatives");
   check_state(model, q, &v, &tau, "tau");
   data.reserve(model, DenseWorkspace::MassMatrix | DenseWorkspace::MassMatrixFactor);
-  aba(model, data, q, v, tau);  // q̈ into data.ddq; SolverError naming the joint at a singular D_i
-  rnea_derivatives_from_kinematics(model, data, work, v, data.ddq);  // ∂τ/∂q, ∂τ/∂v at a = q̈; f_l = I^c s_l
-  mass_matrix_from_composites(model, data, work);                     // M on the same poses
+  const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // A^g_0 = [0; −g]
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);  // poses, velocities, Ṡ q̇
+  detail::stage_accelerations(model, data, nullptr);                   // accelerations at q̈ = 0
+  detail::forces_and_composites(model, data, work, base_acceleration);  // F at q̈ = 0: work.tau = h; I^c, rows f_l
+  mass_matrix_from_composites(model, data, work);                      // M, CRBA's column forces
   detail::factor_mass_matrix(model, data);  // M = Lᵀ D L; SolverError naming the coordinate when M is singular
+  VecX& ddq = data.ddq;
+  ddq = tau - work.tau;  // q̈ = M⁻¹ (τ − h)
+  detail::solve_mass_matrix(model, data, ddq.data());
+  accelerate(model, data, work);                                       // the stage and F at q̈
+  detail::derivative_columns(model, data, work, v.data(), ddq.data(), base_acceleration);  // ∂τ at a = q̈
   const Eigen::Index nv = model.nv;
   DerivativeData::RowMatrix& x = work.solve_rows;  // [−∂τ/∂q, −∂τ/∂v, 1] → M⁻¹ [·], eq. (D10)
   x.leftCols(nv) = -work.dtau_dq;

@@ -62,12 +62,14 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
       for (int u = model.bodies[i].parent; u != kGround; u = model.bodies[static_cast<std::size_t>(u)].parent)
         rigid_below[static_cast<std::size_t>(u)] = 0;
   }
+  every_rigid = true;
+  for (const char rigid : rigid_below) every_rigid &= rigid != 0;
   composite_inertia.assign(n, SpatialInertia{});
   composite_momentum.assign(n, Vec6::Zero());
   composite_coriolis_block.assign(n, Mat3::Zero());
-  composite_coriolis_vector.assign(n, Vec3::Zero());
-  composite_axis_force.assign(static_cast<std::size_t>(size), Vec6::Zero());
-  composite_axis_coriolis.assign(static_cast<std::size_t>(size), Vec6::Zero());
+  composite_axis_rows.assign(static_cast<std::size_t>(size), AxisRows::Zero());
+  single_path = true;
+  for (int k = 0; k < model.nv; ++k) single_path &= model.dof_parent[static_cast<std::size_t>(k)] == k - 1;
   solve_rows = RowMatrix::Zero(size, 3 * size);
 }
 

@@ -16,11 +16,14 @@
 // remainder is then one pair (α, β) for the whole subtree, ΔF_k = I^c_k α + B^c_k β +
 // β ×* H^c_k with subtree composites formed once, and each entry of column j is two
 // 6-vector dot products with rows f_k = I^c s_k, u_k = B^c s_k − s_k ×* H^c made once per
-// coordinate. For a one-axis joint carried by its parent (revolute, prismatic: every
+// coordinate (u_k's linear part is 0: B^c's vector is the linear momentum H^c_f, eq. D11).
+// The two columns of coordinate j, ∂/∂q_j and ∂/∂v_j, are computed side by side in SSE2
+// register pairs (math/vector_pairs.hpp): one packed product per row for both. For a one-axis joint carried by its parent (revolute, prismatic: every
 // joint of a robot arm) α and β have a closed form (eq. D16, docs/derivatives.md):
 //   β = V_λ × s_j,  α = A^g_λ × s_j + V_λ × β,  and for ∂/∂v_j:  α_v = 2 β,  β_v = s_j.
-// Other joints' own step and the general form (body by body, for coordinates with a
-// spherical or free joint below): rnea_derivatives_general.cpp. With
+// That step: rnea_derivatives_single_axis.cpp. Other joints' own step and the general form
+// (body by body, for coordinates with a spherical or free joint below):
+// rnea_derivatives_general.cpp. With
 // DerivativeData::with_reactions, also the joint reactions' columns (eq. D13,
 // src/dynamics/joint_reaction_derivatives.cpp).
 // Cost: O(n) for the forces and composites, then per coordinate j O(size of its subtree +
@@ -53,33 +56,49 @@ namespace {
 
 using detail::point_velocity;
 
+}  // namespace
+
 /// The world-frame RNEA on the stage (eqs. D1–D2) and the subtree composites of the fast
 /// form (eqs. D11–D12), in one pass per body and one accumulation: I_i, I_i V_i, F_i, τ;
 /// I^c_i, H^c_i = Σ I_l V_l, B^c_i = Σ [(V_l ×*) I_l − I_l (V_l ×)]; then per coordinate k
 /// of body i the rows f_k = I^c_i s_k and u_k = B^c_i s_k − s_k ×* H^c_i. With V = [ω; u],
 /// I = [[J, h̃], [−h̃, m]], B = [[P, c̃], [−c̃, 0]] with P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) +
-/// 2 (u·h) 1 and c = ω × h + m u.
-__attribute__((flatten)) void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration) {
+/// 2 (u·h) 1 and c = ω × h + m u — which is H_f = m u − h × ω, the linear momentum, so c
+/// is not stored and u_k = [P w + H_n × w + 2 H_f × t; 0] for s_k = [w; t] (eq. D11).
+/// The rows are stored with each number in both lanes (DerivativeData::composite_axis_rows)
+/// for the paired products of the columns. Every entry of a column is written when the
+/// coordinates are one path (DerivativeData::single_path); otherwise the matrices are
+/// zeroed first.
+__attribute__((flatten)) void detail::forces_and_composites(const Model& model, const Data& data, DerivativeData& work,
+                                                           const Vec6& base_acceleration) {
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {
-    const SpatialInertia inertia =
-        SpatialInertia::from_com(model.bodies[i].mass, data.com_position[i], data.inertia_world[i]);
+    SpatialInertia& inertia = work.composite_inertia[i];  // I_i, then I^c_i after the accumulation below
+    inertia = SpatialInertia::from_com(model.bodies[i].mass, data.com_position[i], data.inertia_world[i]);
     const Vec6& velocity = data.velocity[i];
-    const Vec6 momentum = inertia.apply(velocity);  // I_i V_i
-    work.body_inertia[i] = inertia;
-    work.body_momentum[i] = momentum;
+    Vec6& momentum = work.composite_momentum[i];  // I_i V_i, then H^c_i
+    momentum = inertia.apply(velocity);
+    if (!work.every_rigid) {  // read by the general form only (rnea_derivatives_general.cpp)
+      work.body_inertia[i] = inertia;
+      work.body_momentum[i] = momentum;
+    }
     work.transmitted_force[i] = inertia.apply(data.acceleration[i] + base_acceleration)  // I_i A^g_i
                                 + cross_force(velocity, momentum);                        // + V_i ×* I_i V_i
     const Vec3 omega = velocity.head<3>(), u = velocity.tail<3>();
     const Vec3& h = inertia.first_moment;
+    const Mat3& j = inertia.rotational;
+    // P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) + 2 (u·h) 1, symmetric: the six entries a ≤ b of
+    // (ω × J_b)_a + (ω × J_a)_b − h_a u_b − u_a h_b, J_b the columns of J
     Mat3 spin;  // ω̃ J
-    for (int c = 0; c < 3; ++c) spin.col(c) = omega.cross(Vec3(inertia.rotational.col(c)));
+    for (int c = 0; c < 3; ++c) spin.col(c) = omega.cross(Vec3(j.col(c)));
+    const double twice = 2.0 * u.dot(h);
     Mat3& block = work.composite_coriolis_block[i];
-    block = spin + spin.transpose() - h * u.transpose() - u * h.transpose();
-    block.diagonal().array() += 2.0 * u.dot(h);
-    work.composite_inertia[i] = inertia;
-    work.composite_momentum[i] = momentum;
-    work.composite_coriolis_vector[i] = omega.cross(h) + inertia.mass * u;
+    for (int a = 0; a < 3; ++a)
+      for (int b = a; b < 3; ++b) {
+        const double entry = spin(a, b) + spin(b, a) - h[a] * u[b] - u[a] * h[b] + (a == b ? twice : 0.0);
+        block(a, b) = entry;
+        block(b, a) = entry;
+      }
   }
   for (int i = n - 1; i >= 0; --i) {
     const int parent = model.bodies[i].parent;
@@ -88,39 +107,32 @@ __attribute__((flatten)) void forces_and_composites(const Model& model, const Da
     work.composite_inertia[parent] += work.composite_inertia[i];
     work.composite_momentum[parent] += work.composite_momentum[i];
     work.composite_coriolis_block[parent] += work.composite_coriolis_block[i];
-    work.composite_coriolis_vector[parent] += work.composite_coriolis_vector[i];
   }
   for (int i = 0; i < n; ++i) {
     const Joint& joint = model.joints[i];
     const SpatialInertia& inertia = work.composite_inertia[i];
     const Mat3& block = work.composite_coriolis_block[i];
-    const Vec3& c = work.composite_coriolis_vector[i];
     const Vec6& momentum = work.composite_momentum[i];
     const Vec6& force = work.transmitted_force[i];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
       const Vec6& s = data.motion_axis[k];
       const Vec3 w = s.head<3>(), t = s.tail<3>();
-      work.tau[k] = s.dot(force);                         // τ_k = s_kᵀ F_i
-      work.composite_axis_force[k] = inertia.apply(s);  // f_k = I^c s_k
-      Vec6& row = work.composite_axis_coriolis[k];      // u_k = B^c s_k − s_k ×* H^c
-      row.head<3>().noalias() = block * w;
-      row.head<3>() += c.cross(t) - w.cross(Vec3(momentum.head<3>())) - t.cross(Vec3(momentum.tail<3>()));
-      row.tail<3>() = -c.cross(w) - w.cross(Vec3(momentum.tail<3>()));
+      work.tau[k] = s.dot(force);              // τ_k = s_kᵀ F_i
+      const Vec6 f = inertia.apply(s);         // f_k = I^c s_k
+      // u_k = B^c s_k − s_k ×* H^c = [P w + H_n × w + 2 H_f × t; 0] (B^c's c̃ is H̃_f, eq. D11)
+      Vec3 u = block * w;
+      u += Vec3(momentum.head<3>()).cross(w) + 2.0 * Vec3(momentum.tail<3>()).cross(t);
+      DerivativeData::AxisRows& rows = work.composite_axis_rows[static_cast<std::size_t>(k)];
+      for (int r = 0; r < 6; ++r) {  // each number in both lanes
+        rows.row(r).setConstant(f[r]);
+        rows.row(9 + r).setConstant(s[r]);
+      }
+      for (int r = 0; r < 3; ++r) rows.row(6 + r).setConstant(u[r]);
     }
   }
 }
 
-/// ΔF = I^c α + B^c β + β ×* H^c (eq. D12) with the composites of body u.
-inline __attribute__((always_inline)) Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& alpha, const Vec6& beta) {
-  const Vec3& c = work.composite_coriolis_vector[u];
-  const Vec6& momentum = work.composite_momentum[u];
-  const Vec3 w = beta.head<3>(), t = beta.tail<3>();
-  Vec6 out = work.composite_inertia[u].apply(alpha);
-  out.head<3>().noalias() += work.composite_coriolis_block[u] * w;  // B^c β, B^c = [[P, c̃], [−c̃, 0]] (eq. D11)
-  out.head<3>() += c.cross(t) + w.cross(Vec3(momentum.head<3>())) + t.cross(Vec3(momentum.tail<3>()));
-  out.tail<3>() += w.cross(Vec3(momentum.tail<3>())) - c.cross(w);
-  return out;
-}
+namespace {
 
 /// Column j in the fast form from the pair (α, β) of ∂/∂q_j and (α_v, s_j) of ∂/∂v_j
 /// (eq. D12'): the rows of the subtree of b by dot products, b's own axes' Δs_kᵀ F_b
@@ -129,11 +141,12 @@ inline __attribute__((always_inline)) void rigid_column(const Model& model, cons
                                                         int moved, int j, const Vec6& alpha_q, const Vec6& beta_q,
                                                         const Vec6& alpha_v, bool own_axes) {
   const Vec6& twist = data.motion_axis[j];
-  const auto row = [&](int k) {
-    const Vec6& f = work.composite_axis_force[k];
-    const Vec6& u = work.composite_axis_coriolis[k];
-    work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
-    work.dtau_dv(k, j) = f.dot(alpha_v) + u.dot(twist);
+  const detail::SpatialPair first = detail::spatial_pair(alpha_q, alpha_v), second = detail::spatial_pair(beta_q, twist);
+  const auto row = [&](int k) {  // eq. (D12'), both columns in one pass over the rows
+    const Eigen::RowVector2d entries =
+        detail::rows_times(work.composite_axis_rows[static_cast<std::size_t>(k)], first, second.angular);
+    work.dtau_dq(k, j) = entries[0];
+    work.dtau_dv(k, j) = entries[1];
   };
   const SubtreeIndex::Range subtree = model.subtree[moved];
   const int end = work.subtree_dof_end[static_cast<std::size_t>(moved)];
@@ -154,91 +167,16 @@ inline __attribute__((always_inline)) void rigid_column(const Model& model, cons
     for (std::size_t r = 1; r < subtree.size(); ++r) {
       const int i = subtree[r];
       detail::reaction_column(
-          data, work, i, j, cross_force(twist, work.transmitted_force[i]) + composite_variation(work, i, alpha_q, beta_q),
-          composite_variation(work, i, alpha_v, twist), point_velocity(twist, data.position[i]));
+          data, work, i, j, cross_force(twist, work.transmitted_force[i]) + detail::composite_variation(work, i, alpha_q, beta_q),
+          detail::composite_variation(work, i, alpha_v, twist), point_velocity(twist, data.position[i]));
     }
   } else if (model.bodies[moved].parent == kGround) {
     return;  // no rows above a root
   }
   detail::columns_above(model, data, work, moved, j,
-                        cross_force(twist, work.transmitted_force[moved]) + composite_variation(work, moved, alpha_q, beta_q),
-                        composite_variation(work, moved, alpha_v, twist));
-}
-
-/// Fast form for a coordinate j whose joint has one axis carried by its parent (revolute,
-/// prismatic): Δs_j = −s_j × s_j = 0, so ΔV_b = V_λ × s_j = β, ΔA_b = A^g_λ × s_j + v_j β × s_j,
-/// and α = ΔA_b − β × V_b = A^g_λ × s_j + V_λ × β (V_b = V_λ + s_j v_j); for ∂/∂v_j,
-/// ∂A_b/∂v_j = ṡ_j = V_λ × s_j and α_v = ṡ_j − s_j × V_b = 2 β (eq. D16).
-__attribute__((flatten)) void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work,
-                                                        int moved, int j, const Vec6& base_acceleration) {
-  const Vec6& twist = data.motion_axis[j];
-  const Vec3 w = twist.head<3>(), t = twist.tail<3>();  // s_j = [w; t]
-  const int parent = model.bodies[moved].parent;
-  Vec3 beta_w, beta_t, alpha_w, alpha_t;
-  if (parent == kGround) {  // V_λ = 0, A^g_λ = [0; −g]
-    beta_w.setZero();
-    beta_t.setZero();
-    alpha_w.setZero();
-    alpha_t = Vec3(base_acceleration.tail<3>()).cross(w);
-  } else {
-    const Vec3 omega = data.velocity[parent].head<3>(), velocity = data.velocity[parent].tail<3>();
-    const Vec6 acceleration = data.acceleration[parent] + base_acceleration;
-    const Vec3 spin = acceleration.head<3>(), linear = acceleration.tail<3>();
-    beta_w = omega.cross(w);                                         // β = V_λ × s_j
-    beta_t = omega.cross(t) + velocity.cross(w);
-    alpha_w = spin.cross(w) + omega.cross(beta_w);                   // α = A^g_λ × s_j + V_λ × β
-    alpha_t = spin.cross(t) + linear.cross(w) + omega.cross(beta_t) + velocity.cross(beta_w);
-  }
-  Vec6 alpha_q, beta_q;
-  alpha_q << alpha_w, alpha_t;
-  beta_q << beta_w, beta_t;
-  const Vec6 double_beta = 2.0 * beta_q;  // α_v = 2β, β_v = s_j (eq. D16)
-  const auto row = [&](int k) {           // eq. (D12')
-    const Vec6& f = work.composite_axis_force[k];
-    const Vec6& u = work.composite_axis_coriolis[k];
-    work.dtau_dq(k, j) = f.dot(alpha_q) + u.dot(beta_q);
-    work.dtau_dv(k, j) = f.dot(double_beta) + u.dot(twist);
-  };
-  const int end = work.subtree_dof_end[static_cast<std::size_t>(moved)];
-  if (end >= 0) {  // the subtree's coordinates are one range (depth-first numbering: every chain)
-    for (int k = j; k < end; ++k) row(k);
-  } else {
-    for (const int i : model.subtree[moved]) {
-      const Joint& joint = model.joints[i];
-      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) row(k);
-    }
-  }
-  if (parent == kGround && !work.with_reactions) return;  // no rows above a root
-  // ∂F_b/∂q_j = s_j ×* F_b + I^c α + B^c β + β ×* H^c and ∂F_b/∂v_j = I^c (2β) + B^c s_j + s_j ×* H^c
-  // (eq. D12, b's composites: I^c = [[J, h̃], [−h̃, m]], B^c = [[P, c̃], [−c̃, 0]], H^c = [H_n; H_f]),
-  // written out in 3-vectors.
-  const SpatialInertia& inertia = work.composite_inertia[moved];
-  const Mat3& block = work.composite_coriolis_block[moved];
-  const Vec3& c = work.composite_coriolis_vector[moved];
-  const Vec3& h = inertia.first_moment;
-  const Vec3 momentum_n = work.composite_momentum[moved].head<3>(), momentum_f = work.composite_momentum[moved].tail<3>();
-  const Vec3 force_n = work.transmitted_force[moved].head<3>(), force_f = work.transmitted_force[moved].tail<3>();
-  Vec6 change, derivative;
-  change.head<3>().noalias() = inertia.rotational * alpha_w + block * beta_w;
-  change.head<3>() += h.cross(alpha_t) + c.cross(beta_t) + beta_w.cross(momentum_n) + beta_t.cross(momentum_f) +
-                      w.cross(force_n) + t.cross(force_f);
-  change.tail<3>() = inertia.mass * alpha_t - h.cross(alpha_w) - c.cross(beta_w) + beta_w.cross(momentum_f) +
-                     w.cross(force_f);
-  derivative.head<3>().noalias() = 2.0 * (inertia.rotational * beta_w) + block * w;
-  derivative.head<3>() += 2.0 * h.cross(beta_t) + c.cross(t) + w.cross(momentum_n) + t.cross(momentum_f);
-  derivative.tail<3>() = 2.0 * (inertia.mass * beta_t - h.cross(beta_w)) - c.cross(w) + w.cross(momentum_f);
-  if (work.with_reactions) {  // eq. (D13) with the composites of each joint below b
-    const SubtreeIndex::Range subtree = model.subtree[moved];
-    for (std::size_t r = 1; r < subtree.size(); ++r) {
-      const int i = subtree[r];
-      detail::reaction_column(
-          data, work, i, j, cross_force(twist, work.transmitted_force[i]) + composite_variation(work, i, alpha_q, beta_q),
-          composite_variation(work, i, double_beta, twist), point_velocity(twist, data.position[i]));
-    }
-  }
-  // eq. (D8), rows above b (and the reactions of b and above): the same numbers with or
-  // without reactions, so that eval (with them) and the library (without) agree to the bit
-  detail::columns_above(model, data, work, moved, j, change, derivative);
+                        cross_force(twist, work.transmitted_force[moved]) +
+                            detail::composite_variation(work, moved, alpha_q, beta_q),
+                        detail::composite_variation(work, moved, alpha_v, twist));
 }
 
 /// Fast form for any other joint whose subtree carries its axes rigidly: ΔV_b, ΔA_b and
@@ -255,11 +193,49 @@ void differentiate_coordinate_rigid(const Model& model, const Data& data, Deriva
   rigid_column(model, data, work, moved, j, alpha_q, beta_q, alpha_v, true);
 }
 
+/// ∂τ/∂q, ∂τ/∂v on the stage, the inputs checked by the caller.
+void differentiate(const Model& model, const Data& data, DerivativeData& work, const double* v, const double* a) {
+  const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // A^g_0 = [0; −g]
+  detail::forces_and_composites(model, data, work, base_acceleration);
+  detail::derivative_columns(model, data, work, v, a, base_acceleration);
+}
+
 }  // namespace
+
+void detail::derivative_columns(const Model& model, const Data& data, DerivativeData& work, const double* v,
+                                const double* a, const Vec6& base_acceleration) {
+  if (!work.single_path) {  // entries of coordinates neither above nor below j stay 0
+    work.dtau_dq.setZero();
+    work.dtau_dv.setZero();
+  }
+  if (work.with_reactions) {
+    work.dreaction_dq.setZero();  // joints neither above nor below j stay 0
+    work.dreaction_dv.setZero();
+  }
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Joint& joint = model.joints[b];
+    if (joint.nv == 0) continue;
+    if (!work.rigid_below[static_cast<std::size_t>(b)]) {
+      for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j)
+        detail::differentiate_coordinate(model, data, work, b, j, v, a, base_acceleration);
+    } else if (joint.nv == 1 && work.dof_carrier[static_cast<std::size_t>(joint.v_index)] == AxisCarrier::Parent) {
+      detail::differentiate_single_axis(model, data, work, b, joint.v_index, base_acceleration);
+    } else {
+      for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j)
+        differentiate_coordinate_rigid(model, data, work, b, j, v, a, base_acceleration);
+    }
+  }
+}
 
 void detail::columns_above(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
                            const Vec6& force_change, const Vec6& force_derivative) {
+  columns_above(model, data, work, moved, j, spatial_pair(force_change, force_derivative));
+}
+
+void detail::columns_above(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
+                           const SpatialPair& force_variations) {
   if (work.with_reactions) {  // b and the joints above it: ∂F_u = ∂F_b; o_b moves with s_j, o_u above does not (D13)
+    const Vec6 force_change = lane(force_variations, 0), force_derivative = lane(force_variations, 1);
     reaction_column(data, work, moved, j, force_change, force_derivative,
                     point_velocity(data.motion_axis[j], data.position[moved]));
     for (int u = model.bodies[moved].parent; u != kGround; u = model.bodies[u].parent)
@@ -268,8 +244,9 @@ void detail::columns_above(const Model& model, const Data& data, DerivativeData&
   // every coordinate above b: the expanded parent array from b's first coordinate
   for (int k = model.dof_parent[static_cast<std::size_t>(model.joints[moved].v_index)]; k != -1;
        k = model.dof_parent[static_cast<std::size_t>(k)]) {
-    work.dtau_dq(k, j) = data.motion_axis[k].dot(force_change);
-    work.dtau_dv(k, j) = data.motion_axis[k].dot(force_derivative);
+    const Eigen::RowVector2d entries = axis_times(work.composite_axis_rows[static_cast<std::size_t>(k)], force_variations);
+    work.dtau_dq(k, j) = entries[0];
+    work.dtau_dv(k, j) = entries[1];
   }
 }
 
@@ -280,27 +257,7 @@ void rnea_derivatives_from_kinematics(const Model& model, const Data& data, Deri
   check_kinematics(data, 2, "rnea_derivatives_from_kinematics");
   check_vector(v, model.nv, "v");
   check_vector(a, model.nv, "a");
-  const Vec6 base_acceleration = make_vec6(Vec3::Zero(), -model.gravity);  // A^g_0 = [0; −g]
-  forces_and_composites(model, data, work, base_acceleration);
-  work.dtau_dq.setZero();  // entries of coordinates neither above nor below j stay 0
-  work.dtau_dv.setZero();
-  if (work.with_reactions) {
-    work.dreaction_dq.setZero();  // joints neither above nor below j stay 0
-    work.dreaction_dv.setZero();
-  }
-  for (int b = 0; b < model.num_bodies(); ++b) {
-    const Joint& joint = model.joints[b];
-    if (joint.nv == 0) continue;
-    if (!work.rigid_below[static_cast<std::size_t>(b)]) {
-      for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j)
-        detail::differentiate_coordinate(model, data, work, b, j, v.data(), a.data(), base_acceleration);
-    } else if (joint.nv == 1 && work.dof_carrier[static_cast<std::size_t>(joint.v_index)] == AxisCarrier::Parent) {
-      differentiate_single_axis(model, data, work, b, joint.v_index, base_acceleration);
-    } else {
-      for (int j = joint.v_index; j < joint.v_index + joint.nv; ++j)
-        differentiate_coordinate_rigid(model, data, work, b, j, v.data(), a.data(), base_acceleration);
-    }
-  }
+  differentiate(model, data, work, v.data(), a.data());
 }
 
 void rnea_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
@@ -309,7 +266,7 @@ void rnea_derivatives(const Model& model, Data& data, DerivativeData& work, cons
   check_derivative_data(model, work, "rnea_derivatives");
   check_state(model, q, &v, &a);
   detail::kinematics_stage(model, data, q.data(), v.data(), a.data());
-  rnea_derivatives_from_kinematics(model, data, work, v, a);
+  differentiate(model, data, work, v.data(), a.data());  // the inputs checked once, here
 }
 
 }  // namespace mechdyn

@@ -503,5 +503,76 @@ TEST(DynamicsDerivatives, SingleAxisFastStepMatchesCentredDifferences) {
   EXPECT_GT(scattered, 0);
 }
 
+
+// Bug caught: an entry left from the previous call. rnea_derivatives writes every entry of
+// ∂τ/∂q and ∂τ/∂v without zeroing the matrices first when the coordinates form one path
+// from the root (DerivativeData::single_path: chains, where every entry is above or below
+// its column's coordinate), and zeroes them first otherwise (entries of coordinates on
+// different branches are 0). Here the matrices are filled with garbage before each call and
+// the result must equal, bit for bit, that of a fresh DerivativeData (same algorithm, so
+// equal to the bit; the numbers themselves are checked against differences above).
+// Mutation check (run by hand): single_path set true for every model leaves the garbage in
+// the cross-branch entries of the branched trees and fails here.
+TEST(DynamicsDerivatives, EveryEntryIsWrittenOrZeroedOnEveryCall) {
+  int paths = 0, branched = 0;
+  for (unsigned seed = 1; seed <= 8; ++seed) {
+    const bool branching = seed % 2 == 0;
+    const Model model = seed <= 4 ? single_axis_tree(seed, 3 + static_cast<int>(seed), branching, true)
+                                  : tree_with_every_joint_type(seed, 4 + static_cast<int>(seed % 5), seed % 3 == 0);
+    Data data(model);
+    DerivativeData stale(model);
+    (stale.single_path ? paths : branched) += 1;
+    std::mt19937 rng(seed + 90);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      stale.dtau_dq.setConstant(1e300);
+      stale.dtau_dv.setConstant(-1e300);
+      rnea_derivatives(model, data, stale, s.q, s.v, s.a);
+      DerivativeData made_now(model);
+      rnea_derivatives(model, data, made_now, s.q, s.v, s.a);
+      EXPECT_TRUE(stale.dtau_dq == made_now.dtau_dq);
+      EXPECT_TRUE(stale.dtau_dv == made_now.dtau_dv);
+    }
+  }
+  EXPECT_GT(paths, 0);
+  EXPECT_GT(branched, 0);
+}
+
+
+// Bug caught: a wrong step from q̈ = 0 to q̈ in aba_derivatives, which no longer runs ABA: it
+// differentiates at the stage of q̈ = 0 (where the transmitted forces give h), solves
+// M q̈ = τ − h with M from the composite rows, then moves the accelerations and the
+// transmitted forces to q̈ in O(n) (ΔA_i = ΔA_λ + S q̈_i, ΔF_i = I^c_i ΔA_λ + Σ f_k q̈_k). Its
+// stage must be forward_kinematics(q, v, q̈), its τ the given efforts and its ∂τ/∂q, ∂τ/∂v
+// those of rnea_derivatives at a = q̈ (a separate path through the generic stage), on trees
+// of every joint type. Mutation check (run by hand): dropping the I^c_i ΔA_λ term fails the
+// τ and ∂τ comparisons here and the ∂q̈ comparison with centred differences above.
+TEST(DynamicsDerivatives, ForwardDynamicsDerivativesStartFromTheStageAtTheSolvedAcceleration) {
+  for (unsigned seed = 31; seed <= 38; ++seed) {
+    const Model model = tree_with_every_joint_type(seed, 2 + static_cast<int>(seed % 9), seed % 2 == 0);
+    Data data(model), scratch(model);
+    DerivativeData work(model), reference(model);
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      const VecX& tau = s.a;
+      aba_derivatives(model, data, work, s.q, s.v, tau);
+      const VecX ddq = data.ddq;
+      forward_kinematics(model, scratch, s.q, s.v, ddq);
+      for (int i = 0; i < model.num_bodies(); ++i)
+        EXPECT_LT((data.acceleration[i] - scratch.acceleration[i]).cwiseAbs().maxCoeff(),
+                  1e-9 * (1.0 + scratch.acceleration[i].cwiseAbs().maxCoeff()));
+      EXPECT_LT((work.tau - tau).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + tau.cwiseAbs().maxCoeff()));
+      rnea_derivatives(model, scratch, reference, s.q, s.v, ddq);
+      EXPECT_LT((work.dtau_dq - reference.dtau_dq).cwiseAbs().maxCoeff(),
+                1e-9 * (1.0 + reference.dtau_dq.cwiseAbs().maxCoeff()));
+      EXPECT_LT((work.dtau_dv - reference.dtau_dv).cwiseAbs().maxCoeff(),
+                1e-9 * (1.0 + reference.dtau_dv.cwiseAbs().maxCoeff()));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mechdyn

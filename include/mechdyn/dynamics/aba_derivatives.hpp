@@ -11,8 +11,9 @@ namespace mechdyn {
 
 /// q̈ into data.ddq and its derivatives into work.da_dq, work.da_dv, work.da_dtau (nv × nv,
 /// row i the derivative of q̈_i; ∂/∂q in the tangent space). Also leaves work.dtau_dq,
-/// work.dtau_dv at a = q̈, data.mass_matrix and its factor. Throws InvalidArgument for bad
-/// input, SolverError naming the joint or coordinate when M is singular. Allocates nothing
+/// work.dtau_dv at a = q̈, data.mass_matrix and its factor, and the kinematics stage at
+/// (q, v, q̈) (q̈ = M⁻¹ (τ − h), no ABA run: src/dynamics/aba_derivatives.cpp). Throws
+/// InvalidArgument for bad input, SolverError naming the coordinate when M is singular. Allocates nothing
 /// (after the first call on a Data made without DenseWorkspace::MassMatrix and
 /// MassMatrixFactor, which it reserves).
 void aba_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
