@@ -93,7 +93,7 @@ inline Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& a
 
 /// The world-frame RNEA on the stage and the fast form's composites and rows (eqs. D1–D2,
 /// D11–D12'): work.transmitted_force (F_i at the stage's accelerations), work.tau = s_kᵀ F,
-/// the composites and work.composite_axis_rows. (rnea_derivatives.cpp)
+/// the composites and work.composite_axis_rows. (derivative_forces.cpp)
 void forces_and_composites(const Model& model, const Data& data, DerivativeData& work, const Vec6& base_acceleration);
 
 /// Every column of ∂τ/∂q, ∂τ/∂v (and of the reactions) after forces_and_composites, with

@@ -10,13 +10,14 @@
 //   f_i = I_i A^g_i + V_i ×* I_i V_i,  F_i = f_i + Σ_children F_c,  τ_k = s_kᵀ F_{body(k)}
 // A tangent perturbation q ⊕ ε e_j moves the subtree of j's body b rigidly by the twist
 // s_j, so every body quantity there varies as s_j × (motion) or s_j ×* (force) plus a
-// remainder Δ (eqs. D3–D8). This file holds the force pass and the fast form (eqs.
+// remainder Δ (eqs. D3–D8). This file holds the columns of the fast form (eqs.
 // D11–D12, the RSS 2018 composite structure), which applies when every axis strictly below
 // b is carried rigidly by a body (no spherical or free joint deeper in the subtree): the
 // remainder is then one pair (α, β) for the whole subtree, ΔF_k = I^c_k α + B^c_k β +
 // β ×* H^c_k with subtree composites formed once, and each entry of column j is two
 // 6-vector dot products with rows f_k = I^c s_k, u_k = B^c s_k − s_k ×* H^c made once per
-// coordinate (u_k's linear part is 0: B^c's vector is the linear momentum H^c_f, eq. D11).
+// coordinate (u_k's linear part is 0: B^c's vector is the linear momentum H^c_f, eq. D11);
+// the forces, composites and rows: derivative_forces.cpp.
 // The two columns of coordinate j, ∂/∂q_j and ∂/∂v_j, are computed side by side in SSE2
 // register pairs (math/vector_pairs.hpp): one packed product per row for both. For a one-axis joint carried by its parent (revolute, prismatic: every
 // joint of a robot arm) α and β have a closed form (eq. D16, docs/derivatives.md):
@@ -57,80 +58,6 @@ namespace {
 using detail::point_velocity;
 
 }  // namespace
-
-/// The world-frame RNEA on the stage (eqs. D1–D2) and the subtree composites of the fast
-/// form (eqs. D11–D12), in one pass per body and one accumulation: I_i, I_i V_i, F_i, τ;
-/// I^c_i, H^c_i = Σ I_l V_l, B^c_i = Σ [(V_l ×*) I_l − I_l (V_l ×)]; then per coordinate k
-/// of body i the rows f_k = I^c_i s_k and u_k = B^c_i s_k − s_k ×* H^c_i. With V = [ω; u],
-/// I = [[J, h̃], [−h̃, m]], B = [[P, c̃], [−c̃, 0]] with P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) +
-/// 2 (u·h) 1 and c = ω × h + m u — which is H_f = m u − h × ω, the linear momentum, so c
-/// is not stored and u_k = [P w + H_n × w + 2 H_f × t; 0] for s_k = [w; t] (eq. D11).
-/// The rows are stored with each number in both lanes (DerivativeData::composite_axis_rows)
-/// for the paired products of the columns. Every entry of a column is written when the
-/// coordinates are one path (DerivativeData::single_path); otherwise the matrices are
-/// zeroed first.
-__attribute__((flatten)) void detail::forces_and_composites(const Model& model, const Data& data, DerivativeData& work,
-                                                           const Vec6& base_acceleration) {
-  const int n = model.num_bodies();
-  for (int i = 0; i < n; ++i) {
-    SpatialInertia& inertia = work.composite_inertia[i];  // I_i, then I^c_i after the accumulation below
-    inertia = SpatialInertia::from_com(model.bodies[i].mass, data.com_position[i], data.inertia_world[i]);
-    const Vec6& velocity = data.velocity[i];
-    Vec6& momentum = work.composite_momentum[i];  // I_i V_i, then H^c_i
-    momentum = inertia.apply(velocity);
-    if (!work.every_rigid) {  // read by the general form only (rnea_derivatives_general.cpp)
-      work.body_inertia[i] = inertia;
-      work.body_momentum[i] = momentum;
-    }
-    work.transmitted_force[i] = inertia.apply(data.acceleration[i] + base_acceleration)  // I_i A^g_i
-                                + cross_force(velocity, momentum);                        // + V_i ×* I_i V_i
-    const Vec3 omega = velocity.head<3>(), u = velocity.tail<3>();
-    const Vec3& h = inertia.first_moment;
-    const Mat3& j = inertia.rotational;
-    // P = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) + 2 (u·h) 1, symmetric: the six entries a ≤ b of
-    // (ω × J_b)_a + (ω × J_a)_b − h_a u_b − u_a h_b, J_b the columns of J
-    Mat3 spin;  // ω̃ J
-    for (int c = 0; c < 3; ++c) spin.col(c) = omega.cross(Vec3(j.col(c)));
-    const double twice = 2.0 * u.dot(h);
-    Mat3& block = work.composite_coriolis_block[i];
-    for (int a = 0; a < 3; ++a)
-      for (int b = a; b < 3; ++b) {
-        const double entry = spin(a, b) + spin(b, a) - h[a] * u[b] - u[a] * h[b] + (a == b ? twice : 0.0);
-        block(a, b) = entry;
-        block(b, a) = entry;
-      }
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    const int parent = model.bodies[i].parent;
-    if (parent == kGround) continue;
-    work.transmitted_force[parent] += work.transmitted_force[i];  // F_λ += F_i
-    work.composite_inertia[parent] += work.composite_inertia[i];
-    work.composite_momentum[parent] += work.composite_momentum[i];
-    work.composite_coriolis_block[parent] += work.composite_coriolis_block[i];
-  }
-  for (int i = 0; i < n; ++i) {
-    const Joint& joint = model.joints[i];
-    const SpatialInertia& inertia = work.composite_inertia[i];
-    const Mat3& block = work.composite_coriolis_block[i];
-    const Vec6& momentum = work.composite_momentum[i];
-    const Vec6& force = work.transmitted_force[i];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
-      const Vec6& s = data.motion_axis[k];
-      const Vec3 w = s.head<3>(), t = s.tail<3>();
-      work.tau[k] = s.dot(force);              // τ_k = s_kᵀ F_i
-      const Vec6 f = inertia.apply(s);         // f_k = I^c s_k
-      // u_k = B^c s_k − s_k ×* H^c = [P w + H_n × w + 2 H_f × t; 0] (B^c's c̃ is H̃_f, eq. D11)
-      Vec3 u = block * w;
-      u += Vec3(momentum.head<3>()).cross(w) + 2.0 * Vec3(momentum.tail<3>()).cross(t);
-      DerivativeData::AxisRows& rows = work.composite_axis_rows[static_cast<std::size_t>(k)];
-      for (int r = 0; r < 6; ++r) {  // each number in both lanes
-        rows.row(r).setConstant(f[r]);
-        rows.row(9 + r).setConstant(s[r]);
-      }
-      for (int r = 0; r < 3; ++r) rows.row(6 + r).setConstant(u[r]);
-    }
-  }
-}
 
 namespace {
 
