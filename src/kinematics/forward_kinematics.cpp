@@ -1,6 +1,7 @@
 // Forward kinematics in natural frames (EC §2.1, eqs. 1–10). See the header.
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 
+#include "../math/lane_pairs.hpp"
 #include "../model/joint_dispatch.hpp"
 #include "kinematics_stage.hpp"
 
@@ -15,9 +16,8 @@ const Vec6 kRest = Vec6::Zero();          // the ground's velocity
 /// level 0 positions; 1 and velocities, Ṡ q̇; 2 and accelerations.
 template <class J, int Level>
 MECHDYN_NOINLINE void body_step(const Model& model, Data& data, int l, const double* q, const double* v, const double* a) {
-  const Body& body = model.bodies[l];
   const Joint& joint = model.joints[l];
-  const int parent = body.parent;
+  const int parent = model.bodies[l].parent;
   Mat3& rotation = data.rotation[l];
   Vec3& position = data.position[l];
   Mat3 relative_rotation;
@@ -31,11 +31,6 @@ MECHDYN_NOINLINE void body_step(const Model& model, Data& data, int l, const dou
     J::compose(parent_rotation, relative_rotation, rotation);                                // eq. (4)
     position.noalias() = data.position[parent] + parent_rotation * relative_translation;  // eq. (6)
   }
-  data.com_position[l].noalias() = position + rotation * body.com;
-  // i|J = Q J Qᵀ (two 3x3 products: fewer instructions than the symmetric half by rows)
-  Mat3 rotated_inertia;
-  rotated_inertia.noalias() = rotation * body.inertia;
-  data.inertia_world[l].noalias() = rotated_inertia * rotation.transpose();
   const Mat3& parent_rotation = parent == kGround ? kIdentity : data.rotation[parent];
   Vec6* axes = data.motion_axis.data() + joint.v_index;
   J::world_axes(joint, parent_rotation, rotation, position, axes);  // S (eq. 1)
@@ -53,10 +48,42 @@ MECHDYN_NOINLINE void body_step(const Model& model, Data& data, int l, const dou
   }
 }
 
+/// The centres of mass and the world inertias of bodies l0, l1 (l1 = l0 for a lone one),
+/// one in each lane (math/lane_pairs.hpp): r_{lI} = r_l + Q c̄, i|J = Q J Qᵀ (symmetric: its
+/// six distinct entries from Q J, the products of both bodies as one packed instruction each).
+void com_and_inertia(const Model& model, Data& data, int l0, int l1) {
+  const Mat3& rotation0 = data.rotation[l0];
+  const Mat3& rotation1 = data.rotation[l1];
+  const Body& body0 = model.bodies[l0];
+  const Body& body1 = model.bodies[l1];
+  Vec3Lanes column[3];  // Q's columns
+  for (int c = 0; c < 3; ++c) column[c] = load_lanes(rotation0.col(c).data(), rotation1.col(c).data());
+  const Vec3Lanes com = load_lanes(body0.com.data(), body1.com.data());
+  store_lanes(load_lanes(data.position[l0].data(), data.position[l1].data()) + com.x * column[0] + com.y * column[1] +
+                  com.z * column[2],
+              data.com_position[l0].data(), data.com_position[l1].data());
+  Vec3Lanes rotated[3];  // Q J's columns: Σ_k Q_k J_kc
+  for (int c = 0; c < 3; ++c)
+    rotated[c] = Lanes(body0.inertia(0, c), body1.inertia(0, c)) * column[0] +
+                 Lanes(body0.inertia(1, c), body1.inertia(1, c)) * column[1] +
+                 Lanes(body0.inertia(2, c), body1.inertia(2, c)) * column[2];
+  const auto entry = [&](int r, int c) {  // (Q J Qᵀ)_rc = Σ_k (Q J)_rk Q_ck
+    const auto component = [](const Vec3Lanes& x, int i) -> const Lanes& { return i == 0 ? x.x : i == 1 ? x.y : x.z; };
+    const Lanes value = component(rotated[0], r) * component(column[0], c) +
+                        component(rotated[1], r) * component(column[1], c) +
+                        component(rotated[2], r) * component(column[2], c);
+    data.inertia_world[l0](r, c) = data.inertia_world[l0](c, r) = value[0];
+    data.inertia_world[l1](r, c) = data.inertia_world[l1](c, r) = value[1];
+  };
+  entry(0, 0), entry(1, 1), entry(2, 2), entry(0, 1), entry(0, 2), entry(1, 2);
+}
+
 template <int Level>
 void kinematics(const Model& model, Data& data, const double* q, const double* v, const double* a) {
-  for (int l = 0; l < model.num_bodies(); ++l)
+  const int n = model.num_bodies();
+  for (int l = 0; l < n; ++l)
     visit_joint_kind(model.joints[l].kind, [&](auto kind) { body_step<decltype(kind), Level>(model, data, l, q, v, a); });
+  for (int l = 0; l < n; l += 2) com_and_inertia(model, data, l, l + 1 < n ? l + 1 : l);
 }
 
 // a_l = a_λ + Ṡ_l q̇_l + S_l q̈_l (eqs. 8, 10); a = nullptr: q̈ = 0.
