@@ -29,6 +29,12 @@ namespace mechdyn::detail {
 
 namespace {
 
+/// Two numbers side by side (of ∂/∂q_j, of ∂/∂v_j), one SSE2 register (GCC's vector
+/// extension: + − × act on both lanes), for the loop over the rows above b.
+typedef double Two __attribute__((vector_size(16)));
+
+inline Two pair_row(const VectorPair& p, int c) { return Two{p(c, 0), p(c, 1)}; }
+
 /// I x for the pair x = (x₁, x₂) and I = [[J, h̃], [−h̃, m]] (a spatial inertia about the
 /// world origin), added to `out`.
 inline void add_inertia_times(const SpatialInertia& inertia, const SpatialPair& x, SpatialPair& out) {
@@ -107,7 +113,23 @@ __attribute__((flatten)) void differentiate_single_axis(const Model& model, cons
   }
   // eq. (D8), rows above b (and the reactions of b and above): the same numbers with or
   // without reactions, so that eval (with them) and the library (without) agree to the bit
-  columns_above(model, data, work, moved, j, variation);
+  if (work.with_reactions || !work.single_path) {
+    columns_above(model, data, work, moved, j, variation);
+    return;
+  }
+  // one path (dof_parent[k] = k − 1): the rows 0 … j − 1, with (∂F_b/∂q_j, ∂F_b/∂v_j) held in
+  // registers across them; the products and sums in axis_times' order (the same bits)
+  const Two d0 = pair_row(variation.angular, 0), d1 = pair_row(variation.angular, 1), d2 = pair_row(variation.angular, 2);
+  const Two d3 = pair_row(variation.linear, 0), d4 = pair_row(variation.linear, 1), d5 = pair_row(variation.linear, 2);
+  double* column_q = &work.dtau_dq(0, j);
+  double* column_v = &work.dtau_dv(0, j);
+  const DerivativeData::AxisRows* rows = work.composite_axis_rows.data();
+  for (int k = j - 1; k >= 0; --k) {
+    const Two* r = reinterpret_cast<const Two*>(rows[k].data()) + 9;  // s_k, each number twice
+    const Two entries = ((r[0] * d0 + r[1] * d1) + r[2] * d2) + ((r[3] * d3 + r[4] * d4) + r[5] * d5);
+    column_q[k] = entries[0];
+    column_v[k] = entries[1];
+  }
 }
 
 }  // namespace mechdyn::detail
