@@ -31,38 +31,51 @@ namespace mechdyn::detail {
 namespace {
 
 /// A symmetric 3x3 in lanes: its six distinct entries.
-struct SymmetricLanes {
-  Lanes xx, yy, zz, xy, xz, yz;
+template <class T>
+struct SymmetricOf {
+  T xx, yy, zz, xy, xz, yz;
 };
 
-inline SymmetricLanes load_symmetric(const Mat3& first, const Mat3& second) {
-  return {Lanes(first(0, 0), second(0, 0)), Lanes(first(1, 1), second(1, 1)), Lanes(first(2, 2), second(2, 2)),
-          Lanes(first(0, 1), second(0, 1)), Lanes(first(0, 2), second(0, 2)), Lanes(first(1, 2), second(1, 2))};
+template <class T>
+inline SymmetricOf<T> load_symmetric(const Mat3& first, const Mat3& second) {
+  return {T(first(0, 0), second(0, 0)), T(first(1, 1), second(1, 1)), T(first(2, 2), second(2, 2)),
+          T(first(0, 1), second(0, 1)), T(first(0, 2), second(0, 2)), T(first(1, 2), second(1, 2))};
 }
 
-inline void store_symmetric(const SymmetricLanes& s, Mat3& first, Mat3& second) {
+template <class T>
+inline void store_symmetric(const SymmetricOf<T>& s, Mat3& first, Mat3& second) {
   first(0, 0) = s.xx[0], first(1, 1) = s.yy[0], first(2, 2) = s.zz[0];
   first(0, 1) = first(1, 0) = s.xy[0], first(0, 2) = first(2, 0) = s.xz[0], first(1, 2) = first(2, 1) = s.yz[0];
+  if constexpr (!kTwoItems<T>) return;
   second(0, 0) = s.xx[1], second(1, 1) = s.yy[1], second(2, 2) = s.zz[1];
   second(0, 1) = second(1, 0) = s.xy[1], second(0, 2) = second(2, 0) = s.xz[1], second(1, 2) = second(2, 1) = s.yz[1];
 }
 
-inline Vec3Lanes times(const SymmetricLanes& s, const Vec3Lanes& a) {
+template <class T>
+inline Vec3Of<T> times(const SymmetricOf<T>& s, const Vec3Of<T>& a) {
   return {s.xx * a.x + s.xy * a.y + s.xz * a.z, s.xy * a.x + s.yy * a.y + s.yz * a.z,
           s.xz * a.x + s.yz * a.y + s.zz * a.z};
 }
 
 /// I_i, H_i = I_i V_i, f_i = I_i A^g_i + V_i ×* H_i and P_i of bodies i0, i1 (eqs. D2, D11);
-/// i1 = i0 for a lone body (lane 1 repeats lane 0 and stores the same numbers).
+/// T = One: body i0 alone (i1 = i0, not read).
+template <class T>
 inline void body_products(const Model& model, const Data& data, DerivativeData& work, int i0, int i1,
-                          const Vec3Lanes& base_angular, const Vec3Lanes& base_linear) {
+                          const Vec6& base_acceleration) {
+  using Vec3Lanes = Vec3Of<T>;
+  using SymmetricLanes = SymmetricOf<T>;
+  using Lanes = T;
+  const Vec3Lanes base_angular{T::Constant(base_acceleration[0]), T::Constant(base_acceleration[1]),
+                               T::Constant(base_acceleration[2])};  // A^g_0 = [0; −g]
+  const Vec3Lanes base_linear{T::Constant(base_acceleration[3]), T::Constant(base_acceleration[4]),
+                              T::Constant(base_acceleration[5])};
   const Lanes mass(model.bodies[i0].mass, model.bodies[i1].mass);
-  const Vec3Lanes com = load_lanes(data.com_position[i0].data(), data.com_position[i1].data());
-  const SymmetricLanes about_com = load_symmetric(data.inertia_world[i0], data.inertia_world[i1]);
-  const Vec3Lanes omega = load_lanes(data.velocity[i0].data(), data.velocity[i1].data());
-  const Vec3Lanes u = load_lanes(data.velocity[i0].data() + 3, data.velocity[i1].data() + 3);
-  const Vec3Lanes spin = load_lanes(data.acceleration[i0].data(), data.acceleration[i1].data()) + base_angular;  // A^g
-  const Vec3Lanes linear = load_lanes(data.acceleration[i0].data() + 3, data.acceleration[i1].data() + 3) + base_linear;
+  const Vec3Lanes com = load_lanes<T>(data.com_position[i0].data(), data.com_position[i1].data());
+  const SymmetricLanes about_com = load_symmetric<T>(data.inertia_world[i0], data.inertia_world[i1]);
+  const Vec3Lanes omega = load_lanes<T>(data.velocity[i0].data(), data.velocity[i1].data());
+  const Vec3Lanes u = load_lanes<T>(data.velocity[i0].data() + 3, data.velocity[i1].data() + 3);
+  const Vec3Lanes spin = load_lanes<T>(data.acceleration[i0].data(), data.acceleration[i1].data()) + base_angular;  // A^g
+  const Vec3Lanes linear = load_lanes<T>(data.acceleration[i0].data() + 3, data.acceleration[i1].data() + 3) + base_linear;
 
   const Vec3Lanes h = mass * com;  // first moment
   const Lanes hc = dot(h, com);    // J = J_c + (h·c) 1 − h cᵀ (parallel axes; symmetric)
@@ -100,30 +113,33 @@ inline void body_products(const Model& model, const Data& data, DerivativeData& 
   }
 }
 
-/// τ_k, f_k = I^c s_k and u_k (eq. D12') of coordinates k0, k1 (k1 = k0 for a lone one), the
+/// τ_k, f_k = I^c s_k and u_k (eq. D12') of coordinates k0, k1 (T = One: k0 alone), the
 /// rows stored with each number in both lanes.
+template <class T>
 inline void coordinate_rows(const Model& model, const Data& data, DerivativeData& work, int k0, int k1) {
+  using Vec3Lanes = Vec3Of<T>;
+  using Lanes = T;
   const int b0 = model.dof_body[static_cast<std::size_t>(k0)], b1 = model.dof_body[static_cast<std::size_t>(k1)];
   const SpatialInertia& first = work.composite_inertia[b0];
   const SpatialInertia& second = work.composite_inertia[b1];
   const Lanes mass(first.mass, second.mass);
-  const Vec3Lanes h = load_lanes(first.first_moment.data(), second.first_moment.data());
-  const SymmetricLanes j = load_symmetric(first.rotational, second.rotational);
-  const SymmetricLanes block = load_symmetric(work.composite_coriolis_block[b0], work.composite_coriolis_block[b1]);
+  const Vec3Lanes h = load_lanes<T>(first.first_moment.data(), second.first_moment.data());
+  const SymmetricOf<T> j = load_symmetric<T>(first.rotational, second.rotational);
+  const SymmetricOf<T> block = load_symmetric<T>(work.composite_coriolis_block[b0], work.composite_coriolis_block[b1]);
   const double* momentum0 = work.composite_momentum[b0].data();
   const double* momentum1 = work.composite_momentum[b1].data();
   const double* force0 = work.transmitted_force[b0].data();
   const double* force1 = work.transmitted_force[b1].data();
   const double* axis0 = data.motion_axis[static_cast<std::size_t>(k0)].data();
   const double* axis1 = data.motion_axis[static_cast<std::size_t>(k1)].data();
-  const Vec3Lanes w = load_lanes(axis0, axis1), t = load_lanes(axis0 + 3, axis1 + 3);
+  const Vec3Lanes w = load_lanes<T>(axis0, axis1), t = load_lanes<T>(axis0 + 3, axis1 + 3);
 
-  const Lanes tau = dot(w, load_lanes(force0, force1)) + dot(t, load_lanes(force0 + 3, force1 + 3));  // s_kᵀ F
+  const Lanes tau = dot(w, load_lanes<T>(force0, force1)) + dot(t, load_lanes<T>(force0 + 3, force1 + 3));  // s_kᵀ F
   work.tau[k0] = tau[0];
-  work.tau[k1] = tau[1];
+  if constexpr (kTwoItems<T>) work.tau[k1] = tau[1];
   const Vec3Lanes f_n = times(j, w) + cross(h, t), f_f = mass * t - cross(h, w);  // f_k = I^c s_k
-  const Vec3Lanes u_n = times(block, w) + cross(load_lanes(momentum0, momentum1), w) +
-                        Lanes(2.0, 2.0) * cross(load_lanes(momentum0 + 3, momentum1 + 3), t);  // u_k (D12')
+  const Vec3Lanes u_n = times(block, w) + cross(load_lanes<T>(momentum0, momentum1), w) +
+                        Lanes(2.0, 2.0) * cross(load_lanes<T>(momentum0 + 3, momentum1 + 3), t);  // u_k (D12')
 
   double* rows0 = work.composite_axis_rows[static_cast<std::size_t>(k0)].data();
   double* rows1 = work.composite_axis_rows[static_cast<std::size_t>(k1)].data();
@@ -144,12 +160,10 @@ inline void coordinate_rows(const Model& model, const Data& data, DerivativeData
 __attribute__((flatten)) void forces_and_composites(const Model& model, const Data& data, DerivativeData& work,
                                                    const Vec6& base_acceleration) {
   const int n = model.num_bodies();
-  Vec3Lanes base[2];  // A^g_0 = [0; −g] in both lanes
-  for (int part = 0; part < 2; ++part)
-    base[part] = {Lanes::Constant(base_acceleration[3 * part]), Lanes::Constant(base_acceleration[3 * part + 1]),
-                  Lanes::Constant(base_acceleration[3 * part + 2])};
-  for (int i = 0; i < n; i += 2) body_products(model, data, work, i, i + 1 < n ? i + 1 : i, base[0], base[1]);
-  for (int i = n - 1; i >= 0; --i) {  // subtree sums, children first
+  int i = 0;
+  for (; i + 1 < n; i += 2) body_products<Lanes>(model, data, work, i, i + 1, base_acceleration);
+  if (i < n) body_products<One>(model, data, work, i, i, base_acceleration);
+  for (i = n - 1; i >= 0; --i) {  // subtree sums, children first
     const int parent = model.bodies[i].parent;
     if (parent == kGround) continue;
     work.transmitted_force[parent] += work.transmitted_force[i];  // F_λ += F_i
@@ -157,7 +171,9 @@ __attribute__((flatten)) void forces_and_composites(const Model& model, const Da
     work.composite_momentum[parent] += work.composite_momentum[i];
     work.composite_coriolis_block[parent] += work.composite_coriolis_block[i];
   }
-  for (int k = 0; k < model.nv; k += 2) coordinate_rows(model, data, work, k, k + 1 < model.nv ? k + 1 : k);
+  int k = 0;
+  for (; k + 1 < model.nv; k += 2) coordinate_rows<Lanes>(model, data, work, k, k + 1);
+  if (k < model.nv) coordinate_rows<One>(model, data, work, k, k);
 }
 
 }  // namespace mechdyn::detail

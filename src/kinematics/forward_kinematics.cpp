@@ -48,32 +48,34 @@ MECHDYN_NOINLINE void body_step(const Model& model, Data& data, int l, const dou
   }
 }
 
-/// The centres of mass and the world inertias of bodies l0, l1 (l1 = l0 for a lone one),
-/// one in each lane (math/lane_pairs.hpp): r_{lI} = r_l + Q c̄, i|J = Q J Qᵀ (symmetric: its
+/// The centres of mass and the world inertias of bodies l0, l1, one in each lane
+/// (math/lane_pairs.hpp; T = One: l0 alone): r_{lI} = r_l + Q c̄, i|J = Q J Qᵀ (symmetric: its
 /// six distinct entries from Q J, the products of both bodies as one packed instruction each).
+template <class T>
 void com_and_inertia(const Model& model, Data& data, int l0, int l1) {
+  using Vec3Lanes = Vec3Of<T>;
   const Mat3& rotation0 = data.rotation[l0];
   const Mat3& rotation1 = data.rotation[l1];
   const Body& body0 = model.bodies[l0];
   const Body& body1 = model.bodies[l1];
   Vec3Lanes column[3];  // Q's columns
-  for (int c = 0; c < 3; ++c) column[c] = load_lanes(rotation0.col(c).data(), rotation1.col(c).data());
-  const Vec3Lanes com = load_lanes(body0.com.data(), body1.com.data());
-  store_lanes(load_lanes(data.position[l0].data(), data.position[l1].data()) + com.x * column[0] + com.y * column[1] +
+  for (int c = 0; c < 3; ++c) column[c] = load_lanes<T>(rotation0.col(c).data(), rotation1.col(c).data());
+  const Vec3Lanes com = load_lanes<T>(body0.com.data(), body1.com.data());
+  store_lanes(load_lanes<T>(data.position[l0].data(), data.position[l1].data()) + com.x * column[0] + com.y * column[1] +
                   com.z * column[2],
               data.com_position[l0].data(), data.com_position[l1].data());
   Vec3Lanes rotated[3];  // Q J's columns: Σ_k Q_k J_kc
   for (int c = 0; c < 3; ++c)
-    rotated[c] = Lanes(body0.inertia(0, c), body1.inertia(0, c)) * column[0] +
-                 Lanes(body0.inertia(1, c), body1.inertia(1, c)) * column[1] +
-                 Lanes(body0.inertia(2, c), body1.inertia(2, c)) * column[2];
+    rotated[c] = T(body0.inertia(0, c), body1.inertia(0, c)) * column[0] +
+                 T(body0.inertia(1, c), body1.inertia(1, c)) * column[1] +
+                 T(body0.inertia(2, c), body1.inertia(2, c)) * column[2];
   const auto entry = [&](int r, int c) {  // (Q J Qᵀ)_rc = Σ_k (Q J)_rk Q_ck
-    const auto component = [](const Vec3Lanes& x, int i) -> const Lanes& { return i == 0 ? x.x : i == 1 ? x.y : x.z; };
-    const Lanes value = component(rotated[0], r) * component(column[0], c) +
+    const auto component = [](const Vec3Lanes& x, int i) -> const T& { return i == 0 ? x.x : i == 1 ? x.y : x.z; };
+    const T value = component(rotated[0], r) * component(column[0], c) +
                         component(rotated[1], r) * component(column[1], c) +
                         component(rotated[2], r) * component(column[2], c);
     data.inertia_world[l0](r, c) = data.inertia_world[l0](c, r) = value[0];
-    data.inertia_world[l1](r, c) = data.inertia_world[l1](c, r) = value[1];
+    if constexpr (kTwoItems<T>) data.inertia_world[l1](r, c) = data.inertia_world[l1](c, r) = value[1];
   };
   entry(0, 0), entry(1, 1), entry(2, 2), entry(0, 1), entry(0, 2), entry(1, 2);
 }
@@ -83,7 +85,9 @@ void kinematics(const Model& model, Data& data, const double* q, const double* v
   const int n = model.num_bodies();
   for (int l = 0; l < n; ++l)
     visit_joint_kind(model.joints[l].kind, [&](auto kind) { body_step<decltype(kind), Level>(model, data, l, q, v, a); });
-  for (int l = 0; l < n; l += 2) com_and_inertia(model, data, l, l + 1 < n ? l + 1 : l);
+  int l = 0;
+  for (; l + 1 < n; l += 2) com_and_inertia<Lanes>(model, data, l, l + 1);
+  if (l < n) com_and_inertia<One>(model, data, l, l);
 }
 
 // a_l = a_λ + Ṡ_l q̇_l + S_l q̈_l (eqs. 8, 10); a = nullptr: q̈ = 0.

@@ -5,9 +5,11 @@
 // — two iterations run as one: every multiplication and addition is one packed
 // instruction for both, and each number is loaded or stored once per item, as in scalar
 // code. (math/vector_pairs.hpp pairs two vectors that meet the SAME operand; here the
-// operands differ between the lanes too.) A lane whose item is absent (an odd count) may
-// repeat item 0: it rides along and is not stored. Not installed.
+// operands differ between the lanes too.) The same code, written on a lane type T, runs a
+// lone last item (an odd count) with T = One: plain scalar arithmetic. Not installed.
 #pragma once
+
+#include <type_traits>
 
 #include "mechdyn/math/types.hpp"
 
@@ -15,38 +17,68 @@ namespace mechdyn {
 
 using Lanes = Eigen::Array2d;  // (item 0, item 1)
 
-struct Vec3Lanes {
-  Lanes x, y, z;
+/// One item alone, with the interface of `Lanes` (constructed from (item 0, item 1) and
+/// ignoring item 1; [0] and [1] read the one number): the code written for `Lanes` runs a
+/// lone last item (an odd count) as scalar code instead of a pair with a repeated lane.
+struct One {
+  double value = 0.0;
+  One() = default;
+  One(double first, double /*second*/) : value(first) {}
+  static One Constant(double x) { return One(x, x); }
+  double operator[](int) const { return value; }
 };
+inline One operator+(One a, One b) { return One(a.value + b.value, 0.0); }
+inline One operator-(One a, One b) { return One(a.value - b.value, 0.0); }
+inline One operator*(One a, One b) { return One(a.value * b.value, 0.0); }
+inline One& operator+=(One& a, One b) { a.value += b.value; return a; }
+
+/// Whether T carries two items (Lanes) or one (One).
+template <class T>
+constexpr bool kTwoItems = !std::is_same_v<T, One>;
+
+/// A 3-vector of each item, one component per member.
+template <class T>
+struct Vec3Of {
+  T x, y, z;
+};
+using Vec3Lanes = Vec3Of<Lanes>;
 
 /// (a of item 0, a of item 1) for each component.
-inline Vec3Lanes load_lanes(const double* first, const double* second) {
-  return {Lanes(first[0], second[0]), Lanes(first[1], second[1]), Lanes(first[2], second[2])};
+template <class T = Lanes>
+inline Vec3Of<T> load_lanes(const double* first, const double* second) {
+  return {T(first[0], second[0]), T(first[1], second[1]), T(first[2], second[2])};
 }
 
-inline void store_lanes(const Vec3Lanes& a, double* first, double* second) {
+template <class T>
+inline void store_lanes(const Vec3Of<T>& a, double* first, double* second) {
   first[0] = a.x[0], first[1] = a.y[0], first[2] = a.z[0];
-  second[0] = a.x[1], second[1] = a.y[1], second[2] = a.z[1];
+  if constexpr (kTwoItems<T>) second[0] = a.x[1], second[1] = a.y[1], second[2] = a.z[1];
 }
 
-inline Vec3Lanes operator+(const Vec3Lanes& a, const Vec3Lanes& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-inline Vec3Lanes operator-(const Vec3Lanes& a, const Vec3Lanes& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-inline Vec3Lanes operator*(const Lanes& s, const Vec3Lanes& a) { return {s * a.x, s * a.y, s * a.z}; }
+template <class T>
+inline Vec3Of<T> operator+(const Vec3Of<T>& a, const Vec3Of<T>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+template <class T>
+inline Vec3Of<T> operator-(const Vec3Of<T>& a, const Vec3Of<T>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+template <class T>
+inline Vec3Of<T> operator*(const T& s, const Vec3Of<T>& a) { return {s * a.x, s * a.y, s * a.z}; }
 
 /// a × b in each lane.
-inline Vec3Lanes cross(const Vec3Lanes& a, const Vec3Lanes& b) {
+template <class T>
+inline Vec3Of<T> cross(const Vec3Of<T>& a, const Vec3Of<T>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
 /// a · b in each lane.
-inline Lanes dot(const Vec3Lanes& a, const Vec3Lanes& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+template <class T>
+inline T dot(const Vec3Of<T>& a, const Vec3Of<T>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 /// (item 0's number in both lanes, item 1's number in both lanes): the rows stored with each
 /// number twice (DerivativeData::composite_axis_rows).
-inline void store_twice(const Lanes& a, double* first, double* second) {
+template <class T>
+inline void store_twice(const T& a, double* first, double* second) {
   Eigen::Map<Lanes, Eigen::Aligned16> out0(first), out1(second);
   out0.setConstant(a[0]);
-  out1.setConstant(a[1]);
+  if constexpr (kTwoItems<T>) out1.setConstant(a[1]);
 }
 
 }  // namespace mechdyn
