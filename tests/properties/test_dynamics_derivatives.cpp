@@ -574,5 +574,101 @@ TEST(DynamicsDerivatives, ForwardDynamicsDerivativesStartFromTheStageAtTheSolved
   }
 }
 
+/// Featherstone's crm(m) as a 6 × 6 matrix (m × x = crm(m) x), built entry by entry.
+Mat6 motion_cross_matrix(const Vec6& m) {
+  const auto skew = [](const Vec3& x) {
+    Mat3 out;
+    out << 0.0, -x.z(), x.y(), x.z(), 0.0, -x.x(), -x.y(), x.x(), 0.0;
+    return out;
+  };
+  Mat6 out = Mat6::Zero();
+  out.topLeftCorner<3, 3>() = skew(m.head<3>());
+  out.bottomRightCorner<3, 3>() = skew(m.head<3>());
+  out.bottomLeftCorner<3, 3>() = skew(m.tail<3>());
+  return out;
+}
+
+// Bug caught: a wrong number in the force and composite pass that the derivatives are built
+// on (src/dynamics/derivative_forces.cpp: two bodies, or two coordinates, at a time in SSE2
+// lanes, and a lone last one as scalar code) or in the kinematics stage's centres of mass and
+// world inertias (formed in the same way) — a lane mixed up, a lone item with a wrong
+// operation, a lane-1 result not stored, an entry of P wrong. Each quantity is recomputed
+// here body by body with plain 6 × 6 algebra (the definitions, not the code's closed forms):
+// i|J = Q J Qᵀ and r_{lI} = r_l + Q c̄ from the stage's rotation, I_i from them, H_i = I_i V_i,
+// f_i = I_i A^g_i + V_i ×* H_i, B_i = crf(V_i) I_i − I_i crm(V_i) (eq. D11's definition;
+// its top-left block is P_i, its off-diagonal blocks are H̃_f — the identity that lets u_k
+// drop its linear part), the subtree sums, τ (also against RNEA in body coordinates, a
+// different algorithm), and the rows f_k = I^c s_k, u_k = B^c s_k − s_k ×* H^c (linear part
+// 0) and s_k, each number in both lanes. Trees of 1 … 12 bodies: odd and even counts of
+// bodies and of coordinates, so pairs and a lone last item both occur.
+// Mutation checks (run by hand): One's subtraction made an addition (the lone scalar item)
+// fails the inertia and force comparisons; dropping the factor 2 on P's diagonal fails the
+// P^c and u_k comparisons; not storing lane 1 of τ fails the τ comparison.
+TEST(DynamicsDerivatives, ForcePassInLanesMatchesBodyByBodyFormulas) {
+  int odd_bodies = 0, even_bodies = 0;
+  for (unsigned seed = 61; seed <= 84; ++seed) {
+    const int bodies = 1 + static_cast<int>(seed % 12);
+    const Model model = tree_with_every_joint_type(seed, bodies, seed % 2 == 0);
+    ((model.num_bodies() % 2 == 1) ? odd_bodies : even_bodies) += 1;
+    Data data(model), scratch(model);
+    DerivativeData work(model);
+    std::mt19937 rng(seed);
+    const State s = random_state(model, rng);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    rnea_derivatives(model, data, work, s.q, s.v, s.a);
+    const int n = model.num_bodies();
+    const Vec6 base = make_vec6(Vec3::Zero(), -model.gravity);
+    std::vector<Mat6> inertia(n), coriolis(n);
+    std::vector<Vec6> momentum(n), force(n);
+    for (int i = 0; i < n; ++i) {
+      const Body& body = model.bodies[i];
+      const Mat3& rotation = data.rotation[i];
+      const Vec3 com = data.position[i] + rotation * body.com;
+      const Mat3 about_com = rotation * body.inertia * rotation.transpose();
+      EXPECT_LT((data.com_position[i] - com).cwiseAbs().maxCoeff(), 1e-12 * (1.0 + com.cwiseAbs().maxCoeff()));
+      EXPECT_LT((data.inertia_world[i] - about_com).cwiseAbs().maxCoeff(),
+                1e-12 * (1.0 + about_com.cwiseAbs().maxCoeff()));
+      inertia[i] = SpatialInertia::from_com(body.mass, com, about_com).matrix();
+      const Vec6& velocity = data.velocity[i];
+      momentum[i] = inertia[i] * velocity;
+      force[i] = inertia[i] * (data.acceleration[i] + base) + cross_force(velocity, momentum[i]);
+      coriolis[i] = -motion_cross_matrix(velocity).transpose() * inertia[i] - inertia[i] * motion_cross_matrix(velocity);
+    }
+    const VecX tau = rnea(model, scratch, s.q, s.v, s.a);
+    if (model.nv > 0) EXPECT_LT((work.tau - tau).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + tau.cwiseAbs().maxCoeff()));
+    for (int i = 0; i < n; ++i) {
+      Mat6 composite = Mat6::Zero(), composite_coriolis = Mat6::Zero();
+      Vec6 composite_momentum = Vec6::Zero(), transmitted = Vec6::Zero();
+      for (const int l : model.subtree[i]) {
+        composite += inertia[l], composite_coriolis += coriolis[l];
+        composite_momentum += momentum[l], transmitted += force[l];
+      }
+      const double scale = 1.0 + composite.cwiseAbs().maxCoeff() + composite_coriolis.cwiseAbs().maxCoeff() +
+                           transmitted.cwiseAbs().maxCoeff();
+      const auto close = [&](const auto& x, const auto& y) { return (x - y).cwiseAbs().maxCoeff() < 1e-12 * scale; };
+      EXPECT_TRUE(close(work.composite_inertia[i].matrix(), composite));
+      EXPECT_TRUE(close(work.composite_momentum[i], composite_momentum));
+      EXPECT_TRUE(close(work.transmitted_force[i], transmitted));
+      EXPECT_TRUE(close(work.composite_coriolis_block[i], Mat3(composite_coriolis.topLeftCorner<3, 3>())));
+      const Joint& joint = model.joints[i];
+      for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
+        const Vec6& axis = data.motion_axis[k];
+        EXPECT_NEAR(work.tau[k], axis.dot(transmitted), 1e-12 * scale);
+        const Vec6 f = composite * axis;
+        const Vec6 u = composite_coriolis * axis - cross_force(axis, composite_momentum);
+        EXPECT_LT(u.tail<3>().cwiseAbs().maxCoeff(), 1e-12 * scale);  // B^c's vector is H^c_f (eq. D11)
+        const DerivativeData::AxisRows& rows = work.composite_axis_rows[static_cast<std::size_t>(k)];
+        for (int r = 0; r < 15; ++r) {
+          const double expected = r < 6 ? f[r] : r < 9 ? u[r - 6] : axis[r - 9];
+          EXPECT_NEAR(rows(r, 0), expected, 1e-12 * scale) << "coordinate " << k << " row " << r;
+          EXPECT_EQ(rows(r, 0), rows(r, 1)) << "coordinate " << k << " row " << r;
+        }
+      }
+    }
+  }
+  EXPECT_GT(odd_bodies, 0);
+  EXPECT_GT(even_bodies, 0);
+}
+
 }  // namespace
 }  // namespace mechdyn
