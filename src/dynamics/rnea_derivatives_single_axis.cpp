@@ -16,6 +16,10 @@
 // packed product instead of two. Since B^c's vector c^c is the linear momentum H^c_f
 // (eq. D11), B^c B + B ×* H^c = [P B_ω + B_ω × H_n; 2 B_ω × H_f] and u_k = [·; 0]: only the
 // angular part of B is read.
+// On one path from the root (DerivativeData::single_path) the rows above b are 0 … j − 1,
+// written here in one loop with the ∂F_b pair in registers (columns_above, which also serves
+// trees and the reactions, reloaded it for every entry); the same products in the same order,
+// so the same bits either way.
 // Cost per coordinate: ~60 packed multiplications for ∂F_b and ~55 scalar ones for (α, β),
 // then 9 packed per row of the subtree and 6 per coordinate above (callgrind counts:
 // docs/benchmarks.md).
