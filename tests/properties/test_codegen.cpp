@@ -35,14 +35,10 @@ using mechdyn::Model;
 using mechdyn::VecX;
 using mechdyn::testing::CompiledCodegen;
 using mechdyn::testing::compile_codegen;
+using mechdyn::testing::example_model;
+using mechdyn::testing::scale_of;
 
 constexpr double kTolerance = 1e-12;
-
-Model example(const std::string& name) {
-  return mechdyn::load_model_file(std::string(MECHDYN_SOURCE_DIR) + "/examples/models/" + name + ".yaml");
-}
-
-double scale_of(const VecX& x) { return std::max(1.0, x.cwiseAbs().maxCoeff()); }
 
 struct Worst {  // largest relative differences seen, printed for docs/codegen.md
   double mass_matrix = 0, bias = 0, tau = 0, forward = 0, residual = 0, reactions = 0;
@@ -154,7 +150,7 @@ bool has_type(const Model& model, mechdyn::JointType type) {
 // Bug caught: a wrong sign or index anywhere in the symbolic RNEA/CRBA/LTDL or a wrong
 // folding rule, on the paper's tree (every joint about z: the principal rotations).
 TEST(Codegen, FiveAxisTreeMatchesTheLibrary) {
-  const Model model = example("five_axis_tree");
+  const Model model = example_model("five_axis_tree");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "five_axis_tree", code);
   compare_with_library(model, code, 1, 20);
@@ -162,7 +158,7 @@ TEST(Codegen, FiveAxisTreeMatchesTheLibrary) {
 
 // Bug caught: rotations about ±y and −z, full inertias, a 7-deep chain (the Panda).
 TEST(Codegen, PandaMatchesTheLibrary) {
-  const Model model = example("panda_7dof");
+  const Model model = example_model("panda_7dof");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "panda", code);
   compare_with_library(model, code, 2, 20);
@@ -182,7 +178,7 @@ TEST(Codegen, ModelThatGrewTheGraphMidFoldMatchesTheLibrary) {
 // Bug caught: the free joint's quaternion, world-component velocities and linear-first
 // order; a floating base with two branches.
 TEST(Codegen, FloatingBaseMatchesTheLibrary) {
-  const Model model = example("floating_base");
+  const Model model = example_model("floating_base");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "floating_base", code);
   compare_with_library(model, code, 3, 20);
@@ -319,7 +315,7 @@ TEST(Codegen, ConstantDynamicsOfAGantry) {
 // axes) returning garbage accelerations instead of the failure status; the status must
 // name the same coordinate as the library's SolverError, and `a` must stay unwritten.
 TEST(Codegen, SingularMassMatrixReturnsThePivot) {
-  const Model model = example("lunar_rover_rocker");
+  const Model model = example_model("lunar_rover_rocker");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "rocker", code);
   ASSERT_NE(code.forward_dynamics, nullptr);
@@ -344,7 +340,7 @@ TEST(Codegen, SingularMassMatrixReturnsThePivot) {
 // Bug caught: an output written before every input is read (a == tau aliasing), which
 // the header promises is allowed.
 TEST(Codegen, OutputsMayAliasInputs) {
-  const Model model = example("panda_7dof");
+  const Model model = example_model("panda_7dof");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "panda_alias", code);
   ASSERT_NE(code.forward_dynamics, nullptr);
@@ -362,9 +358,9 @@ TEST(Codegen, OutputsMayAliasInputs) {
 // run time: the generated text must hold none, for every example and a random tree.
 TEST(Codegen, NoMultiplicationByLiteralZeroOrOne) {
   const std::regex by_zero_or_one(R"((\*\s*\(?-?[01]\.0\b(?![0-9eE]))|((^|[^0-9.eE])\(?-?[01]\.0\)?\s*\*)|([+-]\s*0\.0\b(?![0-9eE])))");
-  std::vector<Model> models = {example("five_axis_tree"), example("panda_7dof"), example("floating_base"),
-                               example("planar_3dof_arm"), every_joint_type_tree(11, 9),
-                               example("five_axis_tree_coulomb_viscous"), example("five_axis_tree_stribeck")};
+  std::vector<Model> models = {example_model("five_axis_tree"), example_model("panda_7dof"), example_model("floating_base"),
+                               example_model("planar_3dof_arm"), every_joint_type_tree(11, 9),
+                               example_model("five_axis_tree_coulomb_viscous"), example_model("five_axis_tree_stribeck")};
   for (const Model& model : models) {
     mechdyn::CodegenOptions options;
     const mechdyn::GeneratedCode generated = mechdyn::generate_code(model, options);

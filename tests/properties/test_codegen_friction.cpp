@@ -40,14 +40,10 @@ using mechdyn::Model;
 using mechdyn::VecX;
 using mechdyn::testing::CompiledCodegen;
 using mechdyn::testing::compile_codegen;
+using mechdyn::testing::example_model;
+using mechdyn::testing::scale_of;
 
 constexpr double kTolerance = 1e-12;
-
-Model example(const std::string& name) {
-  return mechdyn::load_model_file(std::string(MECHDYN_SOURCE_DIR) + "/examples/models/" + name + ".yaml");
-}
-
-double scale_of(const VecX& x) { return std::max(1.0, x.cwiseAbs().maxCoeff()); }
 
 struct Worst {
   double tau_with_friction = 0, friction = 0;
@@ -193,7 +189,7 @@ Model friction_tree(unsigned seed, int bodies, bool all_types, bool seen[2][4][2
 // load (R_p, R_b, R_n), Coulomb–viscous law or sign at v = 0 in the generated code, on
 // the paper's tree with eq. (42) friction and the load blocks of the example.
 TEST(CodegenFriction, FiveAxisCoulombViscousMatchesTheLibrary) {
-  const Model model = example("five_axis_tree_coulomb_viscous");
+  const Model model = example_model("five_axis_tree_coulomb_viscous");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "five_axis_cv", code);
   const Worst worst = compare_friction(model, code, 1, 30);
@@ -202,7 +198,7 @@ TEST(CodegenFriction, FiveAxisCoulombViscousMatchesTheLibrary) {
 
 // Bug caught: the Stribeck curve (eq. 52: the exponent, k_s − k_c, v_s) generated wrongly.
 TEST(CodegenFriction, FiveAxisStribeckMatchesTheLibrary) {
-  const Model model = example("five_axis_tree_stribeck");
+  const Model model = example_model("five_axis_tree_stribeck");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "five_axis_stribeck", code);
   const Worst worst = compare_friction(model, code, 2, 30);
@@ -245,10 +241,10 @@ TEST(CodegenFriction, EveryJointTypeInThePathAndCppMatchTheLibrary) {
 // Bug caught: a model without friction getting the function (or friction text), or the
 // header still saying friction is ignored for a model that has it.
 TEST(CodegenFriction, TheFunctionExistsExactlyForModelsWithFriction) {
-  const mechdyn::GeneratedCode plain = mechdyn::generate_code(example("five_axis_tree"));
+  const mechdyn::GeneratedCode plain = mechdyn::generate_code(example_model("five_axis_tree"));
   EXPECT_EQ(plain.functions.size(), 5u);
   EXPECT_EQ(plain.files[1].text.find("with_friction"), std::string::npos);
-  const mechdyn::GeneratedCode with = mechdyn::generate_code(example("five_axis_tree_stribeck"));
+  const mechdyn::GeneratedCode with = mechdyn::generate_code(example_model("five_axis_tree_stribeck"));
   ASSERT_EQ(with.functions.size(), 6u);
   EXPECT_EQ(with.functions[5].name, "five_axis_tree_stribeck_inverse_dynamics_with_friction");
   EXPECT_EQ(with.functions[5].counts.exponentials, 5);  // one e^{−(v/v_s)²} per joint
@@ -279,13 +275,13 @@ TEST(CodegenFriction, LuGreWithoutFrictionLevelAndTheStateForm) {
   EXPECT_NE(source.find("z_rate_slide = (g_slide > 0.0 ? "), std::string::npos);
   const Worst worst = compare_friction(model, code, 8, 30);
   EXPECT_EQ(worst.lugre_states, 30);
-  EXPECT_EQ(mechdyn::generate_code(example("five_axis_tree_stribeck")).functions.size(), 6u)
+  EXPECT_EQ(mechdyn::generate_code(example_model("five_axis_tree_stribeck")).functions.size(), 6u)
       << "a model without LuGre got the LuGre state form";
 }
 
 // Bug caught: an output written before every input is read (tau_d aliasing a).
 TEST(CodegenFriction, OutputsMayAliasInputs) {
-  const Model model = example("five_axis_tree_stribeck");
+  const Model model = example_model("five_axis_tree_stribeck");
   CompiledCodegen code;
   compile_codegen(model, CodegenLanguage::C, "five_axis_alias", code);
   ASSERT_NE(code.inverse_dynamics_with_friction, nullptr);

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +19,17 @@
 #include <gtest/gtest.h>
 
 #include "mechdyn/codegen/codegen.hpp"
+#include "mechdyn/io/model_file.hpp"
 
 namespace mechdyn::testing {
+
+/// examples/models/NAME.yaml of the source tree.
+inline Model example_model(const std::string& name) {
+  return load_model_file(std::string(MECHDYN_SOURCE_DIR) + "/examples/models/" + name + ".yaml");
+}
+
+/// The scale of a relative comparison: max(1, ‖x‖∞).
+inline double scale_of(const VecX& x) { return std::max(1.0, x.cwiseAbs().maxCoeff()); }
 
 struct CompiledCodegen {
   using MassMatrix = void (*)(const double*, double*);
