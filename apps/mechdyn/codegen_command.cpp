@@ -1,4 +1,5 @@
-// mechdyn codegen MODEL -o DIR [--language c|cpp] [--prefix NAME]: writes dependency-free
+// mechdyn codegen MODEL -o DIR [--language c|cpp] [--prefix NAME]
+//                [--forward-dynamics cheaper|factor|articulated]: writes dependency-free
 // C99 (or C++) for one mechanism — M, h, inverse and forward dynamics, joint reactions,
 // and for a model with joint friction the inverse dynamics with friction — with its
 // constants folded in (docs/codegen.md; the library's codegen/codegen.hpp).
@@ -19,7 +20,7 @@ namespace mechdyn::cli {
 namespace {
 
 struct CodegenFlags {
-  std::string model_path, output, language = "c", prefix;
+  std::string model_path, output, language = "c", prefix, forward_dynamics = "cheaper";
 };
 
 void run_codegen(const CodegenFlags& flags, std::ostream& out) {
@@ -31,6 +32,14 @@ void run_codegen(const CodegenFlags& flags, std::ostream& out) {
     options.language = CodegenLanguage::Cpp;
   else
     throw UsageError("--language '" + flags.language + "': expected c or cpp");
+  if (flags.forward_dynamics == "cheaper")
+    options.forward_dynamics = CodegenForwardDynamics::Cheaper;
+  else if (flags.forward_dynamics == "factor")
+    options.forward_dynamics = CodegenForwardDynamics::Factor;
+  else if (flags.forward_dynamics == "articulated")
+    options.forward_dynamics = CodegenForwardDynamics::Articulated;
+  else
+    throw UsageError("--forward-dynamics '" + flags.forward_dynamics + "': expected cheaper, factor or articulated");
   options.prefix = flags.prefix;
   options.model_source = flags.model_path;
   const GeneratedCode code = generate_code(model, options);
@@ -59,10 +68,15 @@ void add_codegen_command(CLI::App& app, CommandRunner& selected) {
       ->required();
   sub->add_option("--language", f->language, "c (C99, default) or cpp (C++11)");
   sub->add_option("--prefix", f->prefix, "C identifier for file and function names (default: the model's name)");
+  sub->add_option("--forward-dynamics", f->forward_dynamics,
+                  "form of the generated forward dynamics: cheaper (default: whichever prints fewer operations), "
+                  "factor (M, h, branch-sparse LtDL; any joint) or articulated (the articulated-body algorithm; "
+                  "joints of at most one coordinate)");
   sub->footer(
       "Examples:\n"
       "  mechdyn codegen examples/models/five_axis_tree.yaml -o five_axis_code\n"
       "  mechdyn codegen examples/models/panda_7dof.yaml -o panda_code --language cpp --prefix panda\n"
+      "  mechdyn codegen examples/models/panda_7dof.yaml -o panda_aba --forward-dynamics articulated\n"
       "Refused with exit status 2 and nothing written: flexible bodies, loops, an unwritable DIR.");
   sub->callback([f, &selected] { selected = [f](std::ostream& out) { run_codegen(*f, out); }; });
 }

@@ -1,10 +1,10 @@
 // Python binding of generated code (docs/codegen.md, docs/python.md):
-//   mechdyn.codegen(model_or_path, out_dir, language="c", prefix=None) -> dict
+//   mechdyn.codegen(model_or_path, out_dir, language="c", prefix=None, forward_dynamics="cheaper") -> dict
 // calls the library's generate_code and write_generated_code, as `mechdyn codegen` does
 // (apps/mechdyn/codegen_command.cpp): a path is read as the CLI reads it (the mechdyn YAML
 // reader, load_model_file); a Model from any loader is generated as it is. Errors are the
 // binding's exception types (ModelError for what codegen cannot express, InvalidArgument
-// for a bad prefix, language or an unwritable or foreign out_dir; nothing is half-written);
+// for a bad prefix, language, forward-dynamics form or an unwritable or foreign out_dir; nothing is half-written);
 // the generator's notes (e.g. M singular at every q) become mechdyn.ModelWarning.
 #include <string>
 
@@ -20,6 +20,14 @@ CodegenLanguage language_named(const std::string& name) {
   if (name == "c") return CodegenLanguage::C;
   if (name == "cpp") return CodegenLanguage::Cpp;
   throw InvalidArgument("codegen: language '" + name + "': expected \"c\" or \"cpp\"");
+}
+
+/// The form of the generated forward dynamics, named as `mechdyn codegen --forward-dynamics`.
+CodegenForwardDynamics form_named(const std::string& name) {
+  if (name == "cheaper") return CodegenForwardDynamics::Cheaper;
+  if (name == "factor") return CodegenForwardDynamics::Factor;
+  if (name == "articulated") return CodegenForwardDynamics::Articulated;
+  throw InvalidArgument("codegen: forward_dynamics '" + name + "': expected \"cheaper\", \"factor\" or \"articulated\"");
 }
 
 py::dict counts_dict(const GeneratedFunction& f) {
@@ -43,9 +51,11 @@ py::dict counts_dict(const GeneratedFunction& f) {
 }  // namespace
 
 void bind_codegen(py::module_& m) {
-  m.def("codegen", [](py::object model_or_path, py::object out_dir, const std::string& language, py::object prefix) {
+  m.def("codegen", [](py::object model_or_path, py::object out_dir, const std::string& language, py::object prefix,
+                      const std::string& forward_dynamics) {
     CodegenOptions options;
     options.language = language_named(language);
+    options.forward_dynamics = form_named(forward_dynamics);
     if (!prefix.is_none()) options.prefix = py::cast<std::string>(prefix);
     const std::string directory = py::str(py::module_::import("os").attr("fspath")(out_dir));
     std::vector<std::string> warnings;
@@ -77,10 +87,13 @@ void bind_codegen(py::module_& m) {
     result["functions"] = functions;
     return result;
   }, py::arg("model"), py::arg("out_dir"), py::arg("language") = "c", py::arg("prefix") = py::none(),
+     py::arg("forward_dynamics") = "cheaper",
      "Writes dependency-free C (language=\"c\") or C++ (\"cpp\") for one mechanism into out_dir, as "
      "`mechdyn codegen MODEL -o DIR` does: M(q), h(q, v), inverse and forward dynamics, joint reactions "
      "and, for a model with joint friction, inverse_dynamics_with_friction, "
-     "the model's constants folded in (docs/codegen.md). `model` is a Model or the path of a mechdyn YAML "
+     "the model's constants folded in (docs/codegen.md). forward_dynamics: \"cheaper\" (the form that prints "
+     "fewer operations), \"factor\" (M, h, branch-sparse LtDL) or \"articulated\" (the articulated-body "
+     "algorithm; joints of at most one coordinate). `model` is a Model or the path of a mechdyn YAML "
      "file. Returns {directory, prefix, files, functions: [{name, multiplications, additions, ...}]}.");
 }
 

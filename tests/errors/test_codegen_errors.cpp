@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "cli_runner.hpp"
 
@@ -91,6 +92,30 @@ TEST(CodegenErrors, BadPrefixAndLanguage) {
   expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir + " --language fortran"),
                           "--language 'fortran': expected c or cpp");
   expect_nothing_written(dir);
+}
+
+// Bug caught: --forward-dynamics ignored (the default form written whatever was asked), a
+// bad value or an articulated form for a joint of several coordinates accepted (a spherical
+// joint's ball written as if it had one axis), or a refusal leaving files behind.
+TEST(CodegenErrors, ForwardDynamicsForm) {
+  const std::string dir = temporary_path("code");
+  expect_one_line_failure(run_cli("codegen " + kFiveAxis + " -o " + dir + " --forward-dynamics newton"),
+                          "--forward-dynamics 'newton': expected cheaper, factor or articulated");
+  const std::string ball = write_temporary_file(
+      "ball.yaml",
+      "mechdyn: 1\nname: ball\nbodies:\n  - {name: b, parent: ground, joint: {name: shoulder, type: spherical, "
+      "origin: [0, 0, 0]}, mass: 1, com: [0, 0, -0.5], inertia: {diag: [0.1, 0.1, 0.1]}}\n");
+  expect_one_line_failure(run_cli("codegen " + ball + " -o " + dir + " --forward-dynamics articulated"),
+                          "joint 'shoulder' has 3 coordinates");
+  expect_nothing_written(dir);
+  ASSERT_EQ(run_cli("codegen " + ball + " -o " + dir + " --forward-dynamics factor").status, 0);
+  for (const auto& [form, summary] : {std::pair<std::string, std::string>{"factor", "by the branch-sparse L^T D L of M"},
+                                      {"articulated", "by the articulated-body algorithm"}}) {
+    const CliResult r = run_cli("codegen " + kFiveAxis + " -o " + dir + " --forward-dynamics " + form);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string source = read_file(dir + "/five_axis_tree.c");
+    EXPECT_NE(source.find(summary), std::string::npos) << form;
+  }
 }
 
 // Bug caught: a missing model file or a model with no coordinates producing empty code.

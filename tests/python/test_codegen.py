@@ -30,12 +30,16 @@ def as_pointer(array):
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")
-def test_generated_mass_matrix_and_forward_dynamics_match_the_library(source, tmp_path):
+@pytest.mark.parametrize("form", ["cheaper", "factor", "articulated"])
+def test_generated_mass_matrix_and_forward_dynamics_match_the_library(source, tmp_path, form):
     # Catches a binding that generates for another model or another prefix, writes the
-    # files elsewhere, or a generator whose C differs from crba / aba.
+    # files elsewhere, ignores forward_dynamics, or a generator whose C differs from crba / aba
+    # (in either form of the forward dynamics).
     model = mechdyn.load_model(str(source / FIVE_AXIS))
     out = tmp_path / "five"
-    result = mechdyn.codegen(model, out, prefix="tree")
+    result = mechdyn.codegen(model, out, prefix="tree", forward_dynamics=form)
+    summary = "articulated-body algorithm" if form == "articulated" else "branch-sparse L^T D L of M"
+    assert summary in (out / "tree.c").read_text()
     assert result["directory"] == str(out) and result["prefix"] == "tree"
     assert {"tree.c", "tree.h"} <= set(result["files"])
     assert [f["name"] for f in result["functions"]][:4] == [
@@ -107,6 +111,8 @@ def test_errors_are_the_bindings_exception_types(source, tmp_path):
     model = mechdyn.load_model(str(source / FIVE_AXIS))
     with pytest.raises(mechdyn.InvalidArgument, match="language 'fortran'"):
         mechdyn.codegen(model, tmp_path / "x", language="fortran")
+    with pytest.raises(mechdyn.InvalidArgument, match="forward_dynamics 'newton'"):
+        mechdyn.codegen(model, tmp_path / "x", forward_dynamics="newton")
     with pytest.raises(mechdyn.InvalidArgument, match="prefix"):
         mechdyn.codegen(model, tmp_path / "y", prefix="not an identifier")
     foreign = tmp_path / "foreign"
