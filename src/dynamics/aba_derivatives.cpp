@@ -70,7 +70,8 @@ void solve_rows(const Model& model, const Data& data, DerivativeData::RowMatrix&
 /// From q̈ = 0 to q̈ = data.ddq on the stage and the transmitted forces, O(n): every body's
 /// acceleration grows by ΔA_i = ΔA_λ + Σ_k s_k q̈_k (eq. D1) and its transmitted force by
 /// ΔF_i = Σ_{l ∈ subtree i} I_l ΔA_l = I^c_i ΔA_λ(i) + G_i, G_i = Σ_{k in the subtree of i}
-/// f_k q̈_k (since Σ_{l below the body of k} I_l s_k = I^c s_k = f_k); then τ_k = s_kᵀ F.
+/// f_k q̈_k (since Σ_{l below the body of k} I_l s_k = I^c s_k = f_k); then τ_k = s_kᵀ F and
+/// the rows' force term s_k ×* F (they were formed at q̈ = 0).
 /// Scratch: work.acceleration_variation (ΔA), work.force_variation (G).
 void accelerate(const Model& model, Data& data, DerivativeData& work) {
   const int n = model.num_bodies();
@@ -99,7 +100,11 @@ void accelerate(const Model& model, Data& data, DerivativeData& work) {
       work.force_variation[parent] += work.force_variation[i];
     }
     const Joint& joint = model.joints[i];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) work.tau[k] = data.motion_axis[k].dot(force);
+    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
+      work.tau[k] = data.motion_axis[k].dot(force);
+      const Vec6 term = cross_force(data.motion_axis[k], force);  // s_k ×* F_b at q̈: rows 15–20, lane 0 (D12)
+      for (int r = 0; r < 6; ++r) work.composite_axis_rows[static_cast<std::size_t>(k)](15 + r, 0) = term[r];
+    }
   }
 }
 

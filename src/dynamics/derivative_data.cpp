@@ -64,6 +64,10 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
   }
   every_rigid = true;
   for (const char rigid : rigid_below) every_rigid &= rigid != 0;
+  every_single_axis = every_rigid;
+  for (const Joint& joint : model.joints)
+    every_single_axis &= joint.nv == 0 || (joint.nv == 1 && dof_carrier[static_cast<std::size_t>(joint.v_index)] ==
+                                                                 AxisCarrier::Parent);
   composite_inertia.assign(n, SpatialInertia{});
   composite_momentum.assign(n, Vec6::Zero());
   composite_coriolis_block.assign(n, Mat3::Zero());

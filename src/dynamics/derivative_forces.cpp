@@ -6,10 +6,10 @@
 // A^g_i = A_i + [0; −g], c its centre of mass and J_c its world inertia about c:
 //   I_i = [[J, h̃], [−h̃, m]],  h = m c,  J = J_c + m (|c|² 1 − c cᵀ)     (about the world origin)
 //   H_i = I_i V_i,  f_i = I_i A^g_i + V_i ×* H_i                                          (D2)
-//   P_i = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) + 2 (u·h) 1                                        (D11)
-// summed over each subtree (F_i, I^c_i, H^c_i, P^c_i), then per coordinate k of body i,
+//   P_i = ω̃J + (ω̃J)ᵀ − (h uᵀ + u hᵀ) + 2 (u·h) 1,  stored as Q_i = P_i + H̃_n            (D11, D11'')
+// summed over each subtree (F_i, I^c_i, H^c_i, Q^c_i), then per coordinate k of body i,
 // s_k = [w; t]:
-//   τ_k = s_kᵀ F_i,  f_k = I^c_i s_k,  u_k = [P^c w + H^c_n × w + 2 H^c_f × t; 0]          (D12')
+//   τ_k = s_kᵀ F_i,  f_k = I^c_i s_k,  u_k = [Q^c w + 2 H^c_f × t; 0],  s_k ×* F_i          (D12', D12)
 // (B^c's vector is the linear momentum H^c_f, so u_k has no linear part: eq. D11).
 // The per-body products and the per-coordinate rows do not depend on each other, so two
 // bodies (two coordinates) run side by side in the two lanes of SSE2 registers
@@ -17,11 +17,12 @@
 // both, each number loaded and stored once per body as scalar code would. The subtree sums
 // run body by body (each waits for its children).
 // Cost: per body ~230 multiplications and additions (half as many packed instructions),
-// per coordinate ~100; the sums 34 additions per body (callgrind counts: docs/benchmarks.md).
+// per coordinate ~130; the sums 34 additions per body (callgrind counts: docs/benchmarks.md).
 // Reads: Model; the stage (com_position, inertia_world, velocity, acceleration,
 // motion_axis). Writes in `work`: transmitted_force, tau, composite_inertia,
-// composite_momentum, composite_coriolis_block, composite_axis_rows (each number in both
-// lanes), and body_inertia, body_momentum when the general form runs (!every_rigid).
+// composite_momentum, composite_coriolis_block (Q^c), composite_axis_rows (rows 0–14 each
+// number in both lanes, rows 15–20 s_k ×* F_i in lane 0), and body_inertia, body_momentum
+// when the general form runs (!every_rigid).
 // Allocates nothing.
 #include "../math/lane_pairs.hpp"
 #include "derivative_stages.hpp"
@@ -50,6 +51,35 @@ inline void store_symmetric(const SymmetricOf<T>& s, Mat3& first, Mat3& second) 
   second(0, 0) = s.xx[1], second(1, 1) = s.yy[1], second(2, 2) = s.zz[1];
   second(0, 1) = second(1, 0) = s.xy[1], second(0, 2) = second(2, 0) = s.xz[1], second(1, 2) = second(2, 1) = s.yz[1];
 }
+
+/// Q = P + H̃_n (eq. D11'') of bodies i0, i1 from the symmetric P and H_n: Q w = P w + H_n × w.
+template <class T>
+inline void store_block(const SymmetricOf<T>& p, const Vec3Of<T>& h, Mat3& first, Mat3& second) {
+  const T q01 = p.xy - h.z, q10 = p.xy + h.z, q02 = p.xz + h.y, q20 = p.xz - h.y, q12 = p.yz - h.x, q21 = p.yz + h.x;
+  first(0, 0) = p.xx[0], first(1, 1) = p.yy[0], first(2, 2) = p.zz[0];
+  first(0, 1) = q01[0], first(1, 0) = q10[0], first(0, 2) = q02[0], first(2, 0) = q20[0], first(1, 2) = q12[0],
+  first(2, 1) = q21[0];
+  if constexpr (!kTwoItems<T>) return;
+  second(0, 0) = p.xx[1], second(1, 1) = p.yy[1], second(2, 2) = p.zz[1];
+  second(0, 1) = q01[1], second(1, 0) = q10[1], second(0, 2) = q02[1], second(2, 0) = q20[1], second(1, 2) = q12[1],
+  second(2, 1) = q21[1];
+}
+
+/// Rows of a 3x3 in lanes.
+template <class T>
+struct MatrixOf {
+  Vec3Of<T> x, y, z;
+};
+
+template <class T>
+inline MatrixOf<T> load_matrix(const Mat3& first, const Mat3& second) {
+  const auto row = [&](int r) { return Vec3Of<T>{T(first(r, 0), second(r, 0)), T(first(r, 1), second(r, 1)),
+                                                  T(first(r, 2), second(r, 2))}; };
+  return {row(0), row(1), row(2)};
+}
+
+template <class T>
+inline Vec3Of<T> times(const MatrixOf<T>& m, const Vec3Of<T>& a) { return {dot(m.x, a), dot(m.y, a), dot(m.z, a)}; }
 
 template <class T>
 inline Vec3Of<T> times(const SymmetricOf<T>& s, const Vec3Of<T>& a) {
@@ -106,7 +136,7 @@ inline void body_products(const Model& model, const Data& data, DerivativeData& 
   store_lanes(momentum_f, work.composite_momentum[i0].data() + 3, work.composite_momentum[i1].data() + 3);
   store_lanes(force_n, work.transmitted_force[i0].data(), work.transmitted_force[i1].data());
   store_lanes(force_f, work.transmitted_force[i0].data() + 3, work.transmitted_force[i1].data() + 3);
-  store_symmetric(block, work.composite_coriolis_block[i0], work.composite_coriolis_block[i1]);
+  store_block(block, momentum_n, work.composite_coriolis_block[i0], work.composite_coriolis_block[i1]);  // Q (D11'')
   if (!work.every_rigid) {  // read by the general form only (rnea_derivatives_general.cpp)
     work.body_inertia[i0] = first, work.body_inertia[i1] = second;
     work.body_momentum[i0] = work.composite_momentum[i0], work.body_momentum[i1] = work.composite_momentum[i1];
@@ -125,7 +155,7 @@ inline void coordinate_rows(const Model& model, const Data& data, DerivativeData
   const Lanes mass(first.mass, second.mass);
   const Vec3Lanes h = load_lanes<T>(first.first_moment.data(), second.first_moment.data());
   const SymmetricOf<T> j = load_symmetric<T>(first.rotational, second.rotational);
-  const SymmetricOf<T> block = load_symmetric<T>(work.composite_coriolis_block[b0], work.composite_coriolis_block[b1]);
+  const MatrixOf<T> block = load_matrix<T>(work.composite_coriolis_block[b0], work.composite_coriolis_block[b1]);  // Q^c
   const double* momentum0 = work.composite_momentum[b0].data();
   const double* momentum1 = work.composite_momentum[b1].data();
   const double* force0 = work.transmitted_force[b0].data();
@@ -138,8 +168,8 @@ inline void coordinate_rows(const Model& model, const Data& data, DerivativeData
   work.tau[k0] = tau[0];
   if constexpr (kTwoItems<T>) work.tau[k1] = tau[1];
   const Vec3Lanes f_n = times(j, w) + cross(h, t), f_f = mass * t - cross(h, w);  // f_k = I^c s_k
-  const Vec3Lanes u_n = times(block, w) + cross(load_lanes<T>(momentum0, momentum1), w) +
-                        Lanes(2.0, 2.0) * cross(load_lanes<T>(momentum0 + 3, momentum1 + 3), t);  // u_k (D12')
+  const Vec3Lanes u_n =
+      times(block, w) + Lanes(2.0, 2.0) * cross(load_lanes<T>(momentum0 + 3, momentum1 + 3), t);  // u_k (D12', D11'')
 
   double* rows0 = work.composite_axis_rows[static_cast<std::size_t>(k0)].data();
   double* rows1 = work.composite_axis_rows[static_cast<std::size_t>(k1)].data();
@@ -153,6 +183,14 @@ inline void coordinate_rows(const Model& model, const Data& data, DerivativeData
   twice(u_n, 6);
   twice(w, 9);
   twice(t, 12);
+  // s_k ×* F_b = [w × F_n + t × F_f; w × F_f] (eq. D12), lane 0 of rows 15–20 (lane 1 stays 0)
+  const Vec3Lanes force_n = load_lanes<T>(force0, force1), force_f = load_lanes<T>(force0 + 3, force1 + 3);
+  const auto first_lane = [&](const Vec3Lanes& a, int row) {
+    rows0[2 * row] = a.x[0], rows0[2 * row + 2] = a.y[0], rows0[2 * row + 4] = a.z[0];
+    if constexpr (kTwoItems<T>) rows1[2 * row] = a.x[1], rows1[2 * row + 2] = a.y[1], rows1[2 * row + 4] = a.z[1];
+  };
+  first_lane(cross(w, force_n) + cross(t, force_f), 15);
+  first_lane(cross(w, force_f), 18);
 }
 
 }  // namespace

@@ -85,8 +85,7 @@ inline Vec6 composite_variation(const DerivativeData& work, int u, const Vec6& a
   const Vec6& momentum = work.composite_momentum[u];
   const Vec3 w = beta.head<3>();
   Vec6 out = work.composite_inertia[u].apply(alpha);
-  out.head<3>().noalias() += work.composite_coriolis_block[u] * w;
-  out.head<3>() += w.cross(Vec3(momentum.head<3>()));
+  out.head<3>().noalias() += work.composite_coriolis_block[u].transpose() * w;  // Qᵀ β_ω = P β_ω + β_ω × H_n (D11'')
   out.tail<3>() += 2.0 * w.cross(Vec3(momentum.tail<3>()));
   return out;
 }
@@ -105,6 +104,12 @@ void derivative_columns(const Model& model, const Data& data, DerivativeData& wo
 /// ∂/∂q_j and ∂/∂v_j quantities in pairs. (rnea_derivatives_single_axis.cpp)
 void differentiate_single_axis(const Model& model, const Data& data, DerivativeData& work, int moved, int j,
                                const Vec6& base_acceleration);
+
+/// Every column when every joint is one-axis and carried by its parent, or fixed
+/// (DerivativeData::every_single_axis: every robot arm): the column above for each body in
+/// one loop, without a call and a dispatch per body. (rnea_derivatives_single_axis.cpp)
+void differentiate_every_single_axis(const Model& model, const Data& data, DerivativeData& work,
+                                     const Vec6& base_acceleration);
 
 /// Step of one body i of the subtree moved by coordinate j (eqs. D3–D6, D9): ΔV_i, ΔA_i,
 /// ∂A_i/∂v_j into the scratch, Δs_k of its coordinates into work.axis_variation. `own`: i is

@@ -22,11 +22,11 @@
 // register pairs (math/vector_pairs.hpp): one packed product per row for both. For a one-axis joint carried by its parent (revolute, prismatic: every
 // joint of a robot arm) α and β have a closed form (eq. D16, docs/derivatives.md):
 //   β = V_λ × s_j,  α = A^g_λ × s_j + V_λ × β,  and for ∂/∂v_j:  α_v = 2 β,  β_v = s_j.
-// That step: rnea_derivatives_single_axis.cpp. Other joints' own step and the general form
-// (body by body, for coordinates with a spherical or free joint below):
-// rnea_derivatives_general.cpp. With
-// DerivativeData::with_reactions, also the joint reactions' columns (eq. D13,
-// src/dynamics/joint_reaction_derivatives.cpp).
+// That step: rnea_derivatives_single_axis.cpp, which also runs every column in one loop when
+// all the joints are such joints or fixed (DerivativeData::every_single_axis). Other
+// joints' own step and the general form (body by body, for coordinates with a spherical or
+// free joint below): rnea_derivatives_general.cpp. With DerivativeData::with_reactions, also
+// the joint reactions' columns (eq. D13, src/dynamics/joint_reaction_derivatives.cpp).
 // Cost: O(n) for the forces and composites, then per coordinate j O(size of its subtree +
 // depth): O(nv · depth) like the RSS 2018 algorithm.
 // Reads: Model; the kinematics stage at (q, v, a) (data.motion_axis, velocity,
@@ -138,6 +138,10 @@ void detail::derivative_columns(const Model& model, const Data& data, Derivative
   if (work.with_reactions) {
     work.dreaction_dq.setZero();  // joints neither above nor below j stay 0
     work.dreaction_dv.setZero();
+  }
+  if (work.every_single_axis) {
+    detail::differentiate_every_single_axis(model, data, work, base_acceleration);
+    return;
   }
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Joint& joint = model.joints[b];

@@ -1,16 +1,21 @@
 // Forward kinematics in natural frames (EC §2.1, eqs. 1–10). See the header.
+// One pass over the bodies, parents first: cos φ, sin φ of body l + 1's revolute joint
+// (libm's, as RNEA takes them) are taken before body l's step; one-axis joints take the written-out
+// step of one_axis_step.hpp, the other kinds body_step below through the joint-kind
+// interface (docs/joints.md §5); each step ends with the body's centre of mass and world
+// inertia (one_axis_step.hpp, com_and_inertia). docs/benchmarks.md, "Kinematics stage".
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 
-#include "../math/lane_pairs.hpp"
+#include <cmath>
+
 #include "../model/joint_dispatch.hpp"
+#include "mechdyn/math/skew.hpp"
 #include "kinematics_stage.hpp"
+#include "one_axis_step.hpp"
 
 namespace mechdyn {
 
 namespace {
-
-const Mat3 kIdentity = Mat3::Identity();  // the ground's rotation
-const Vec6 kRest = Vec6::Zero();          // the ground's velocity
 
 /// One body of the stage (EC eqs. 1–10), for joint kind J (src/model/joint_kinds/):
 /// level 0 positions; 1 and velocities, Ṡ q̇; 2 and accelerations.
@@ -46,48 +51,39 @@ MECHDYN_NOINLINE void body_step(const Model& model, Data& data, int l, const dou
     if (parent != kGround) acceleration += data.acceleration[parent];
     for (int k = 0; k < J::nv; ++k) acceleration.noalias() += axes[k] * a[joint.v_index + k];
   }
+  const Split3 columns[3] = {load_split(rotation.data()), load_split(rotation.data() + 3), load_split(rotation.data() + 6)};
+  com_and_inertia(model.bodies[l], columns, load_split(position.data()), data.com_position[l].data(),
+                  data.inertia_world[l].data());
 }
 
-/// The centres of mass and the world inertias of bodies l0, l1, one in each lane
-/// (math/lane_pairs.hpp; T = One: l0 alone): r_{lI} = r_l + Q c̄, i|J = Q J Qᵀ (symmetric: its
-/// six distinct entries from Q J, the products of both bodies as one packed instruction each).
-template <class T>
-void com_and_inertia(const Model& model, Data& data, int l0, int l1) {
-  using Vec3Lanes = Vec3Of<T>;
-  const Mat3& rotation0 = data.rotation[l0];
-  const Mat3& rotation1 = data.rotation[l1];
-  const Body& body0 = model.bodies[l0];
-  const Body& body1 = model.bodies[l1];
-  Vec3Lanes column[3];  // Q's columns
-  for (int c = 0; c < 3; ++c) column[c] = load_lanes<T>(rotation0.col(c).data(), rotation1.col(c).data());
-  const Vec3Lanes com = load_lanes<T>(body0.com.data(), body1.com.data());
-  store_lanes(load_lanes<T>(data.position[l0].data(), data.position[l1].data()) + com.x * column[0] + com.y * column[1] +
-                  com.z * column[2],
-              data.com_position[l0].data(), data.com_position[l1].data());
-  Vec3Lanes rotated[3];  // Q J's columns: Σ_k Q_k J_kc
-  for (int c = 0; c < 3; ++c)
-    rotated[c] = T(body0.inertia(0, c), body1.inertia(0, c)) * column[0] +
-                 T(body0.inertia(1, c), body1.inertia(1, c)) * column[1] +
-                 T(body0.inertia(2, c), body1.inertia(2, c)) * column[2];
-  const auto entry = [&](int r, int c) {  // (Q J Qᵀ)_rc = Σ_k (Q J)_rk Q_ck
-    const auto component = [](const Vec3Lanes& x, int i) -> const T& { return i == 0 ? x.x : i == 1 ? x.y : x.z; };
-    const T value = component(rotated[0], r) * component(column[0], c) +
-                        component(rotated[1], r) * component(column[1], c) +
-                        component(rotated[2], r) * component(column[2], c);
-    data.inertia_world[l0](r, c) = data.inertia_world[l0](c, r) = value[0];
-    if constexpr (kTwoItems<T>) data.inertia_world[l1](r, c) = data.inertia_world[l1](c, r) = value[1];
-  };
-  entry(0, 0), entry(1, 1), entry(2, 2), entry(0, 1), entry(0, 2), entry(1, 2);
+/// cos φ and sin φ of body l's joint angle for a revolute joint (else 1, 0).
+inline void joint_cosine_sine(const Model& model, int l, const double* q, double& cosine, double& sine) {
+  cosine = 1.0, sine = 0.0;
+  if (model.joints[l].kind > JointKind::Revolute) return;  // RevoluteX/Y/Z, Revolute come first
+  const double angle = q[model.joints[l].q_index];
+  cosine = std::cos(angle), sine = std::sin(angle);
 }
 
 template <int Level>
 void kinematics(const Model& model, Data& data, const double* q, const double* v, const double* a) {
   const int n = model.num_bodies();
-  for (int l = 0; l < n; ++l)
-    visit_joint_kind(model.joints[l].kind, [&](auto kind) { body_step<decltype(kind), Level>(model, data, l, q, v, a); });
-  int l = 0;
-  for (; l + 1 < n; l += 2) com_and_inertia<Lanes>(model, data, l, l + 1);
-  if (l < n) com_and_inertia<One>(model, data, l, l);
+  // The sine and cosine of body l + 1 are taken before body l's step (as in
+  // explicit_inverse_dynamics.cpp): the step makes no call, so nothing of it is spilled
+  // around one, and in time the libm call runs beside body l's arithmetic.
+  double cosine = 1.0, sine = 0.0;
+  if (n > 0) joint_cosine_sine(model, 0, q, cosine, sine);
+  for (int l = 0; l < n; ++l) {
+    double next_cosine = 1.0, next_sine = 0.0;
+    if (l + 1 < n) joint_cosine_sine(model, l + 1, q, next_cosine, next_sine);
+    visit_joint_kind(model.joints[l].kind, [&](auto kind) {
+      using J = decltype(kind);
+      if constexpr (OneAxis<J>::value)
+        one_axis_step<J, Level>(model, data, l, q, v, a, cosine, sine);
+      else
+        body_step<J, Level>(model, data, l, q, v, a);
+    });
+    cosine = next_cosine, sine = next_sine;
+  }
 }
 
 // a_l = a_λ + Ṡ_l q̇_l + S_l q̈_l (eqs. 8, 10); a = nullptr: q̈ = 0.

@@ -9,6 +9,10 @@
 // lone last item (an odd count) with T = One: plain scalar arithmetic. Not installed.
 #pragma once
 
+#if defined(__SSE2__)
+#include <emmintrin.h>  // SSE2, the x86-64 baseline
+#endif
+
 #include <type_traits>
 
 #include "mechdyn/math/types.hpp"
@@ -76,9 +80,16 @@ inline T dot(const Vec3Of<T>& a, const Vec3Of<T>& b) { return a.x * b.x + a.y * 
 /// number twice (DerivativeData::composite_axis_rows).
 template <class T>
 inline void store_twice(const T& a, double* first, double* second) {
-  Eigen::Map<Lanes, Eigen::Aligned16> out0(first), out1(second);
-  out0.setConstant(a[0]);
-  if constexpr (kTwoItems<T>) out1.setConstant(a[1]);
+#if defined(__SSE2__)
+  if constexpr (kTwoItems<T>) {  // pshufd copies a lane to both in one non-destructive instruction
+    const __m128i both = _mm_castpd_si128(_mm_load_pd(a.data()));  // (GCC picks copy + unpck otherwise)
+    _mm_store_pd(first, _mm_castsi128_pd(_mm_shuffle_epi32(both, 0x44)));
+    _mm_store_pd(second, _mm_castsi128_pd(_mm_shuffle_epi32(both, 0xEE)));
+    return;
+  }
+#endif
+  Eigen::Map<Lanes, Eigen::Aligned16>(first).setConstant(a[0]);
+  if constexpr (kTwoItems<T>) Eigen::Map<Lanes, Eigen::Aligned16>(second).setConstant(a[1]);
 }
 
 }  // namespace mechdyn

@@ -45,6 +45,13 @@ inline VectorPair product_pair(const Mat3& m, const VectorPair& p) {
   return out;
 }
 
+/// (Mᵀ x, Mᵀ y) for a 3x3 M.
+inline VectorPair product_transpose_pair(const Mat3& m, const VectorPair& p) {
+  VectorPair out;
+  for (int i = 0; i < 3; ++i) out.row(i) = m(0, i) * p.row(0) + m(1, i) * p.row(1) + m(2, i) * p.row(2);
+  return out;
+}
+
 /// (Rᵀ x, Rᵀ y) for the rotation by (c, s) = (cos φ, sin φ) about e_K: rows I = K + 1 and
 /// L = K + 2 (mod 3) mix, row K stays (4 packed multiplications).
 template <int K>

@@ -22,6 +22,7 @@
 #include "mechdyn/dynamics/aba_derivatives.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
+#include "mechdyn/math/skew.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
@@ -63,6 +64,9 @@ Model tree_with_every_joint_type(unsigned seed, int bodies, bool world_axes = tr
   finalize_model(model, "every joint type");
   return model;
 }
+
+/// A tree of revolute, prismatic (and with `fixed`, welded) joints only; defined below.
+Model single_axis_tree(unsigned seed, int bodies, bool branching, bool depth_first, bool fixed = false);
 
 /// q ⊕ h e_j (the model's own integrate).
 VecX shifted(const Model& model, Data& data, const VecX& q, Eigen::Index j, double h) {
@@ -273,6 +277,21 @@ TEST(DynamicsDerivatives, AllocatesNothingAndRefusesASingularMassMatrix) {
     aba_derivatives(model, data, work, s.q, s.v, s.a);
   });
   if (allocations >= 0) EXPECT_EQ(allocations, 0);
+  {  // the one loop over the columns of an all-one-axis tree (every_single_axis), with reactions
+    const Model arm = single_axis_tree(5, 7, true, true, true);
+    Data arm_data(arm, DenseWorkspace::None);
+    DerivativeData arm_work(arm, true);
+    ASSERT_TRUE(arm_work.every_single_axis);
+    const State t = random_state(arm, rng);
+    joint_reaction_derivatives(arm, arm_data, arm_work, t.q, t.v, t.a);
+    aba_derivatives(arm, arm_data, arm_work, t.q, t.v, t.a);
+    const long arm_allocations = testing::allocations_during([&] {
+      rnea_derivatives(arm, arm_data, arm_work, t.q, t.v, t.a);
+      joint_reaction_derivatives(arm, arm_data, arm_work, t.q, t.v, t.a);
+      aba_derivatives(arm, arm_data, arm_work, t.q, t.v, t.a);
+    });
+    if (arm_allocations >= 0) EXPECT_EQ(arm_allocations, 0);
+  }
 
   // The lunar-rover rocker of EJ Table 3: links with no inertia about their own axes, M
   // singular (docs/dynamics.md).
@@ -407,8 +426,9 @@ namespace {
 /// the specialised kinds), random masses, centres of mass and inertias. `depth_first`:
 /// bodies numbered so that every subtree's coordinates are one range (a chain when
 /// `branching` is false); otherwise numbered breadth first (children of the root first), so
-/// that subtrees are not ranges.
-Model single_axis_tree(unsigned seed, int bodies, bool branching, bool depth_first) {
+/// that subtrees are not ranges. `fixed`: every joint i with i % 3 == 2 welded instead
+/// (JointType::Fixed, no coordinate).
+Model single_axis_tree(unsigned seed, int bodies, bool branching, bool depth_first, bool fixed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::uniform_int_distribution<int> kind(0, 5);
@@ -436,6 +456,7 @@ Model single_axis_tree(unsigned seed, int bodies, bool branching, bool depth_fir
     joint.axis = (k % 2 == 0) ? Vec3(Vec3::Unit(k / 2 % 3) * (k == 2 ? -1.0 : 1.0))
                               : Vec3(Vec3(unit(rng), unit(rng), 0.5).normalized());
     joint.origin = 0.3 * Vec3(unit(rng), unit(rng), unit(rng));
+    if (fixed && i % 3 == 2) joint.type = JointType::Fixed;
     model.bodies.push_back(body);
     model.joints.push_back(joint);
   }
@@ -503,6 +524,68 @@ TEST(DynamicsDerivatives, SingleAxisFastStepMatchesCentredDifferences) {
   EXPECT_GT(scattered, 0);
 }
 
+// Bug caught: the one loop over every column of a model whose joints are all one-axis and
+// carried by their parent, or fixed (DerivativeData::every_single_axis, derivative_columns'
+// shortcut: every robot arm) skipping a body, misreading a fixed joint's coordinate
+// (it has none) or leaving the reaction columns out. Trees of revolute, prismatic and
+// welded joints take it (asserted), a tree with every joint type does not; ∂τ and the
+// reaction derivatives against centred differences of rnea and of joint_reactions (the
+// explicit resultant iteration, a different algorithm). Mutation check (run by hand): the
+// loop starting at body 1 fails the ∂τ comparison (the root's column stays stale).
+TEST(DynamicsDerivatives, EveryOneAxisColumnLoopMatchesCentredDifferences) {
+  for (unsigned seed = 31; seed <= 38; ++seed) {
+    const bool branching = seed % 2 == 0;
+    const Model model = single_axis_tree(seed, 4 + static_cast<int>(seed % 5), branching, seed % 4 != 0, true);
+    Data data(model), scratch(model);
+    DerivativeData work(model), with_reactions(model, true);
+    ASSERT_TRUE(work.every_single_axis);
+    std::mt19937 rng(seed + 70);
+    for (int trial = 0; trial < 2; ++trial) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
+      const State s = random_state(model, rng);
+      work.dtau_dq.setConstant(1e300);  // every entry must be written (or zeroed) by the call
+      work.dtau_dv.setConstant(1e300);
+      rnea_derivatives(model, data, work, s.q, s.v, s.a);
+      const auto rnea_column = [&](const VecX& dq, const VecX& dv) {
+        const VecX plus = rnea(model, scratch, s.q + dq, s.v + dv, s.a);  // a copy: rnea returns scratch's τ
+        return VecX((plus - rnea(model, scratch, s.q - dq, s.v - dv, s.a)) / (2 * kStep));
+      };
+      const VecX zero = VecX::Zero(model.nv);
+      EXPECT_LT(worst_ratio(work.dtau_dq, [&](Eigen::Index j) { return rnea_column(kStep * VecX::Unit(model.nv, j), zero); },
+                            model.nv),
+                1.0);
+      EXPECT_LT(worst_ratio(work.dtau_dv, [&](Eigen::Index j) { return rnea_column(zero, kStep * VecX::Unit(model.nv, j)); },
+                            model.nv),
+                1.0);
+      joint_reaction_derivatives(model, data, with_reactions, s.q, s.v, s.a);
+      const auto reactions = [&](const VecX& q, const VecX& v) {
+        joint_reactions(model, scratch, q, v, s.a);
+        VecX out(6 * model.num_bodies());
+        for (int u = 0; u < model.num_bodies(); ++u) out.segment<6>(6 * u) << scratch.reaction_force[u], scratch.reaction_torque[u];
+        return out;
+      };
+      EXPECT_LT(worst_ratio(
+                    with_reactions.dreaction_dq,
+                    [&](Eigen::Index j) {
+                      const VecX dq = kStep * VecX::Unit(model.nv, j);  // q ⊕ h e_j = q + h e_j (one-axis joints)
+                      return VecX((reactions(s.q + dq, s.v) - reactions(s.q - dq, s.v)) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+      EXPECT_LT(worst_ratio(
+                    with_reactions.dreaction_dv,
+                    [&](Eigen::Index j) {
+                      const VecX dv = kStep * VecX::Unit(model.nv, j);
+                      return VecX((reactions(s.q, s.v + dv) - reactions(s.q, s.v - dv)) / (2 * kStep));
+                    },
+                    model.nv),
+                1.0);
+    }
+  }
+  int mixed = 0;  // a cylindrical, spherical or free joint keeps a tree off the loop
+  for (unsigned seed = 1; seed <= 6; ++seed) mixed += !DerivativeData(tree_with_every_joint_type(seed, 6)).every_single_axis;
+  EXPECT_GT(mixed, 0);
+}
 
 // Bug caught: an entry left from the previous call. rnea_derivatives writes every entry of
 // ∂τ/∂q and ∂τ/∂v without zeroing the matrices first when the coordinates form one path
@@ -599,11 +682,13 @@ Mat6 motion_cross_matrix(const Vec6& m) {
 // its top-left block is P_i, its off-diagonal blocks are H̃_f — the identity that lets u_k
 // drop its linear part), the subtree sums, τ (also against RNEA in body coordinates, a
 // different algorithm), and the rows f_k = I^c s_k, u_k = B^c s_k − s_k ×* H^c (linear part
-// 0) and s_k, each number in both lanes. Trees of 1 … 12 bodies: odd and even counts of
-// bodies and of coordinates, so pairs and a lone last item both occur.
+// 0) and s_k, each number in both lanes, and (s_k ×* F_b, 0). Trees of 1 … 12 bodies: odd
+// and even counts of bodies and of coordinates, so pairs and a lone last item both occur.
 // Mutation checks (run by hand): One's subtraction made an addition (the lone scalar item)
 // fails the inertia and force comparisons; dropping the factor 2 on P's diagonal fails the
-// P^c and u_k comparisons; not storing lane 1 of τ fails the τ comparison.
+// P^c and u_k comparisons; not storing lane 1 of τ fails the τ comparison; Q = P − H̃_n
+// instead of P + H̃_n (the sign of H_n's cross matrix) fails the Q^c and u_k comparisons;
+// s_k ×* F_b's angular part without t × F_f fails rows 15–17.
 TEST(DynamicsDerivatives, ForcePassInLanesMatchesBodyByBodyFormulas) {
   int odd_bodies = 0, even_bodies = 0;
   for (unsigned seed = 61; seed <= 84; ++seed) {
@@ -649,7 +734,9 @@ TEST(DynamicsDerivatives, ForcePassInLanesMatchesBodyByBodyFormulas) {
       EXPECT_TRUE(close(work.composite_inertia[i].matrix(), composite));
       EXPECT_TRUE(close(work.composite_momentum[i], composite_momentum));
       EXPECT_TRUE(close(work.transmitted_force[i], transmitted));
-      EXPECT_TRUE(close(work.composite_coriolis_block[i], Mat3(composite_coriolis.topLeftCorner<3, 3>())));
+      // stored as Q^c = P^c + H̃^c_n (eq. D11''), P^c the top-left block of B^c
+      const Mat3 expected_block = composite_coriolis.topLeftCorner<3, 3>() + skew(composite_momentum.head<3>());
+      EXPECT_TRUE(close(work.composite_coriolis_block[i], expected_block));
       const Joint& joint = model.joints[i];
       for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) {
         const Vec6& axis = data.motion_axis[k];
@@ -658,10 +745,12 @@ TEST(DynamicsDerivatives, ForcePassInLanesMatchesBodyByBodyFormulas) {
         const Vec6 u = composite_coriolis * axis - cross_force(axis, composite_momentum);
         EXPECT_LT(u.tail<3>().cwiseAbs().maxCoeff(), 1e-12 * scale);  // B^c's vector is H^c_f (eq. D11)
         const DerivativeData::AxisRows& rows = work.composite_axis_rows[static_cast<std::size_t>(k)];
-        for (int r = 0; r < 15; ++r) {
-          const double expected = r < 6 ? f[r] : r < 9 ? u[r - 6] : axis[r - 9];
+        const Vec6 force_term = cross_force(axis, transmitted);  // s_k ×* F_b, rows 15–20 lane 0
+        for (int r = 0; r < 21; ++r) {
+          const double expected = r < 6 ? f[r] : r < 9 ? u[r - 6] : r < 15 ? axis[r - 9] : force_term[r - 15];
           EXPECT_NEAR(rows(r, 0), expected, 1e-12 * scale) << "coordinate " << k << " row " << r;
-          EXPECT_EQ(rows(r, 0), rows(r, 1)) << "coordinate " << k << " row " << r;
+          if (r < 15) EXPECT_EQ(rows(r, 0), rows(r, 1)) << "coordinate " << k << " row " << r;
+          else EXPECT_EQ(rows(r, 1), 0.0) << "coordinate " << k << " row " << r;  // added to (∂/∂q_j, ∂/∂v_j) as is
         }
       }
     }

@@ -19,7 +19,7 @@ namespace mechdyn {
 
 struct DerivativeData {
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using AxisRows = Eigen::Matrix<double, 15, 2, Eigen::RowMajor>;  // composite_axis_rows, below
+  using AxisRows = Eigen::Matrix<double, 21, 2, Eigen::RowMajor>;  // composite_axis_rows, below
 
   /// `with_reactions`: also the 6n × nv derivatives of the joint reactions
   /// (dynamics/joint_reaction_derivatives.hpp), which rnea_derivatives then fills as well.
@@ -56,13 +56,17 @@ struct DerivativeData {
   std::vector<char> rigid_below;                 // per body: 1 when no joint strictly below it has a world-direction or
                                                  // world axis (spherical, free), so the fast form applies
   bool every_rigid = true;                       // rigid_below for every body: the general form never runs
+  bool every_single_axis = true;                 // every_rigid and every joint fixed or one-axis carried by its
+                                                 // parent (revolute, prismatic): every column by eq. (D16)
   std::vector<SpatialInertia> composite_inertia; // I^c_i = Σ_{l∈subtree i} I_l
   AlignedVector<Vec6> composite_momentum;        // H^c_i = Σ I_l V_l
-  std::vector<Mat3> composite_coriolis_block;    // P^c_i: B^c_i = [[P, H̃_f], [−H̃_f, 0]], B = (V ×*) I − I (V ×), eq. (D11)
+  std::vector<Mat3> composite_coriolis_block;    // Q^c_i = P^c_i + H̃^c_n (eq. D11''), P^c_i of B^c_i = [[P, H̃_f], [−H̃_f, 0]],
+                                                 // B = (V ×*) I − I (V ×), eq. (D11)
   // per coordinate k, each number twice (row r = (x_r, x_r), one SSE2 register, so that a row
   // times a pair of columns (∂/∂q_j, ∂/∂v_j) is one packed product): rows 0–5 f_k = I^c s_k,
   // rows 6–8 the angular part of u_k = B^c s_k − s_k ×* H^c (eq. D12'; its linear part is 0),
-  // rows 9–14 the axis s_k (eq. D8, rows above)
+  // rows 9–14 the axis s_k (eq. D8, rows above); rows 15–20 (e_r, 0): e = s_k ×* F_b of
+  // k's body b, the ∂F_b/∂q_k term of eq. (D12) (only lane 0, lane 1 stays 0)
   AlignedVector<AxisRows> composite_axis_rows;
   bool single_path = false;                      // the coordinates are one path from the root (dof_parent[k] = k − 1,
                                                  // every chain): every entry of a column is written, no zeroing

@@ -8,7 +8,10 @@
 //   world motion axes S_l (the paper's i|n_l, and i|ñ_l r for the point velocities)
 //   ϕ̇^i_l = ϕ̇^i_{l̄} + S_l q̇_l                      eqs. (7), (9) as spatial vectors
 //   acceleration = parent + S_l q̈_l + Ṡ_l q̇_l        eqs. (8), (10)
-// Cost: O(n). Reads the Model; writes Data's kinematics block. Allocates nothing.
+// Cost: O(n); per body with a revolute joint about a frame axis at the acceleration level
+// ~330 instructions with its centre of mass and world inertia, plus libm's cos/sin
+// (~115; callgrind on the 7-DoF arm; docs/benchmarks.md, "Kinematics stage").
+// Reads the Model; writes Data's kinematics block. Allocates nothing.
 #pragma once
 
 #include "mechdyn/model/checks.hpp"  // check_state (declared here before)

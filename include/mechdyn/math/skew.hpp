@@ -20,11 +20,12 @@ inline Mat3 skew(const Vec3& a) {
 }
 
 /// Axis-invariant rotation Q = 1 + ñ sin(φ) + ñ² (1 − cos φ)
-/// (explicit-canonical-dynamics-joint-friction eq. 3; Rodrigues). n must be unit.
+/// (explicit-canonical-dynamics-joint-friction eq. 3; Rodrigues) from c = cos φ and
+/// s = sin φ (the kinematics stage takes them one body ahead). n must be unit.
 /// Evaluated as Q = cos φ 1 + sin φ ñ + (1 − cos φ) n nᵀ (the same matrix, since
-/// ñ² = n nᵀ − 1 for a unit n): one sin/cos pair and 15 multiplications.
-inline Mat3 axis_angle_rotation(const Vec3& n, double angle) {
-  const double s = std::sin(angle), c = std::cos(angle), t = 1.0 - c;
+/// ñ² = n nᵀ − 1 for a unit n): 15 multiplications.
+inline Mat3 axis_angle_rotation(const Vec3& n, double cosine, double sine) {
+  const double s = sine, c = cosine, t = 1.0 - c;
   const double x = n.x(), y = n.y(), z = n.z();
   const double tx = t * x, ty = t * y, tz = t * z;
   const double txy = tx * y, txz = tx * z, tyz = ty * z;
@@ -34,6 +35,11 @@ inline Mat3 axis_angle_rotation(const Vec3& n, double angle) {
        txy + sz, c + ty * y, tyz - sx,
        txz - sy, tyz + sx, c + tz * z;
   return q;
+}
+
+/// The same from the angle φ: one sin/cos pair, then the above.
+inline Mat3 axis_angle_rotation(const Vec3& n, double angle) {
+  return axis_angle_rotation(n, std::cos(angle), std::sin(angle));
 }
 
 }  // namespace mechdyn
