@@ -23,7 +23,7 @@ if [ "$which" = all ] || [ "$which" = asan ]; then
   start=$(seconds)
   flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBUILD_SHARED_LIBS=ON \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" \
     -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
   cmake --build build-asan -j"$jobs"
@@ -39,7 +39,7 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   start=$(seconds)
   flags="-fsanitize=thread -fno-omit-frame-pointer"
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBUILD_SHARED_LIBS=ON \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
     -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
   # The tests that start threads (grep -l std::thread tests/): two Data on one Model.
