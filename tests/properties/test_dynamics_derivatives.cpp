@@ -38,32 +38,7 @@ namespace {
 
 constexpr double kStep = 1e-6;
 
-/// A random tree with every joint type: random_tree's revolute, prismatic, universal,
-/// spherical, fixed and root free joints, plus cylindrical joints, revolute and prismatic
-/// joints about coordinate axes (the specialised kinds RevoluteX/Y/Z, PrismaticX/Y/Z) and a
-/// free joint inside the tree. `world_axes` false: spherical and free joints become universal
-/// ones, so that every coordinate takes rnea_derivatives' fast form (rigidly carried axes
-/// only); true: the bodies above a spherical or free joint take the general form.
-Model tree_with_every_joint_type(unsigned seed, int bodies, bool world_axes = true) {
-  Model model = testing::random_tree(seed, {bodies});
-  std::mt19937 rng(seed + 1000);
-  std::uniform_int_distribution<int> pick(0, 5);
-  bool inner_free = false;
-  for (std::size_t i = 1; i < model.joints.size(); ++i) {
-    Joint& joint = model.joints[i];
-    const int choice = pick(rng);
-    if (choice == 0) joint.type = JointType::Cylindrical;
-    if (choice == 1 && joint.type == JointType::Revolute) joint.axis = -Vec3::UnitY();
-    if (choice == 2 && joint.type == JointType::Prismatic) joint.axis = Vec3::UnitZ();
-    if (choice == 3 && joint.type == JointType::Revolute) joint.axis = Vec3::UnitX();
-    if (choice == 4 && !inner_free) joint.type = JointType::Free, inner_free = true;
-  }
-  if (!world_axes)
-    for (Joint& joint : model.joints)
-      if (joint.type == JointType::Spherical || joint.type == JointType::Free) joint.type = JointType::Universal;
-  finalize_model(model, "every joint type");
-  return model;
-}
+using testing::tree_with_every_joint_type;
 
 /// A tree of revolute, prismatic (and with `fixed`, welded) joints only; defined below.
 Model single_axis_tree(unsigned seed, int bodies, bool branching, bool depth_first, bool fixed = false);

@@ -78,7 +78,7 @@ VecX random_vector(Eigen::Index size, std::mt19937& rng, double scale) {
   return x;
 }
 
-VecX integrate_configuration(const Model& model, const VecX& q, const VecX& v, double dt) {
+VecX configuration_rate(const Model& model, const VecX& q, const VecX& v) {
   Data data(model);
   forward_kinematics(model, data, q);
   VecX rate(model.nq);
@@ -88,9 +88,34 @@ VecX integrate_configuration(const Model& model, const VecX& q, const VecX& v, d
     const Mat3 rp = p == kGround ? Mat3::Identity() : data.rotation[p];
     joint_configuration_rate(j, q.data() + j.q_index, v.data() + j.v_index, rp, rate.data() + j.q_index);
   }
-  VecX out = q + dt * rate;
+  return rate;
+}
+
+VecX integrate_configuration(const Model& model, const VecX& q, const VecX& v, double dt) {
+  VecX out = q + dt * configuration_rate(model, q, v);
   for (const Joint& j : model.joints) joint_normalize(j, out.data() + j.q_index);
   return out;
+}
+
+Model tree_with_every_joint_type(unsigned seed, int bodies, bool world_axes) {
+  Model model = random_tree(seed, {bodies});
+  std::mt19937 rng(seed + 1000);
+  std::uniform_int_distribution<int> pick(0, 5);
+  bool inner_free = false;
+  for (std::size_t i = 1; i < model.joints.size(); ++i) {
+    Joint& joint = model.joints[i];
+    const int choice = pick(rng);
+    if (choice == 0) joint.type = JointType::Cylindrical;
+    if (choice == 1 && joint.type == JointType::Revolute) joint.axis = -Vec3::UnitY();
+    if (choice == 2 && joint.type == JointType::Prismatic) joint.axis = Vec3::UnitZ();
+    if (choice == 3 && joint.type == JointType::Revolute) joint.axis = Vec3::UnitX();
+    if (choice == 4 && !inner_free) joint.type = JointType::Free, inner_free = true;
+  }
+  if (!world_axes)
+    for (Joint& joint : model.joints)
+      if (joint.type == JointType::Spherical || joint.type == JointType::Free) joint.type = JointType::Universal;
+  finalize_model(model, "every joint type");
+  return model;
 }
 
 }  // namespace mechdyn::testing

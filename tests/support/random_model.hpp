@@ -23,6 +23,19 @@ Model random_tree(unsigned seed, const RandomTreeOptions& options = {});
 VecX random_configuration(const Model& model, std::mt19937& rng);
 VecX random_vector(Eigen::Index size, std::mt19937& rng, double scale = 1.0);
 
+/// A random tree with every joint type: random_tree's revolute, prismatic, universal,
+/// spherical, fixed and root free joints, plus cylindrical joints, revolute and prismatic
+/// joints about coordinate axes (the specialised kinds RevoluteX/Y/Z, PrismaticX/Y/Z) and a
+/// free joint inside the tree. `world_axes` false: spherical and free joints become universal
+/// ones, so that every coordinate takes rnea_derivatives' fast form (rigidly carried axes
+/// only); true: the bodies above a spherical or free joint take the general form.
+Model tree_with_every_joint_type(unsigned seed, int bodies, bool world_axes = true);
+
+/// dq/dt of the configuration moving with velocity v, the joint model's configuration rate
+/// (quaternions: ½ q ⊗ (0, ω in the joint's parent frame)); the tangent direction of q ⊕ ε v
+/// at ε = 0. No renormalisation.
+VecX configuration_rate(const Model& model, const VecX& q, const VecX& v);
+
 /// q advanced by dt along velocity v (first order, quaternions renormalised);
 /// with the joint model's configuration rate. Used by finite-difference tests.
 VecX integrate_configuration(const Model& model, const VecX& q, const VecX& v, double dt);
