@@ -12,6 +12,7 @@
 # Builds the tool in build/ if needed. Plots need Debian's matplotlib: /usr/bin/python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh plots >/dev/null  # matplotlib for the plots (a no-op when present)
 build=${MECHDYN_BUILD_DIR:-build}
 if [ ! -x "$build/apps/mechdyn/mechdyn" ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -12,6 +12,7 @@
 # is BUILD_DIR/apps/mechdyn/mechdyn). Plots need matplotlib of Debian's /usr/bin/python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh plots >/dev/null  # matplotlib for the plots (a no-op when present)
 build=${1:-build}
 mechdyn="$build/apps/mechdyn/mechdyn"
 [ -x "$mechdyn" ] || { echo "case_five_axis: $mechdyn not found; build first (cmake --build $build)" >&2; exit 2; }

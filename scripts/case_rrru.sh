@@ -15,9 +15,10 @@
 #      locked and free (mechdyn modes), and static.json (the sag under gravity);
 # and the plots rrru_*.png (scripts/plot_rrru.py). Results and their reading:
 # docs/flexible-bodies.md "The 3-RRRU case study". Builds the tool in build/ if needed.
-# Plots need Debian's matplotlib: /usr/bin/python3 (scripts/install-deps.sh).
+# Plots need Debian's matplotlib: /usr/bin/python3 (scripts/install-deps.sh test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh plots >/dev/null  # matplotlib for the plots (a no-op when present)
 build=${MECHDYN_BUILD_DIR:-build}
 if [ ! -x "$build/apps/mechdyn/mechdyn" ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -5,9 +5,10 @@
 # passive_angles.{csv,png} (Fig. 17), cut_joint_forces.{csv,png} (Fig. 18) and
 # active_joint.{csv,png} (Fig. 19), and the 3D page view/index.html (docs/viewer.md).
 # Builds the tool in build/ if needed.
-# Plots need Debian's matplotlib: /usr/bin/python3 (scripts/install-deps.sh).
+# Plots need Debian's matplotlib: /usr/bin/python3 (scripts/install-deps.sh test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh plots >/dev/null  # matplotlib for the plots (a no-op when present)
 build=${MECHDYN_BUILD_DIR:-build}
 if [ ! -x "$build/apps/mechdyn/mechdyn" ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null

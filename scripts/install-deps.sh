@@ -4,13 +4,14 @@
 # Debian 12 (bookworm), run as root (or with sudo). Idempotent: installs only what is missing.
 #
 #   bash scripts/install-deps.sh          # core: build the library and the CLI, run the main job
-#   bash scripts/install-deps.sh test     # core + what the test suite needs (scripts/test.sh calls this)
+#   bash scripts/install-deps.sh plots    # core + matplotlib (the case-study scripts call this)
+#   bash scripts/install-deps.sh test     # plots + what the test suite needs (scripts/test.sh calls this)
 #   bash scripts/install-deps.sh all      # test + benchmarks' peers and the fuzzing toolchain (.ci/run)
 set -euo pipefail
 tier="${1:-core}"
 case "$tier" in
-  core|test|all) ;;
-  *) echo "install-deps: unknown tier '$tier' (core, test or all)" >&2; exit 2 ;;
+  core|plots|test|all) ;;
+  *) echo "install-deps: unknown tier '$tier' (core, plots, test or all)" >&2; exit 2 ;;
 esac
 
 # core: the compiler, CMake and the libraries the library and the CLI link.
@@ -20,10 +21,12 @@ packages=(
   libtinyxml2-dev liburdfdom-dev libsdformat-dev  # robot files (docs/robot-files.md): MJCF/XML, URDF, SDFormat
 )
 if [ "$tier" != core ]; then
+  packages+=(python3-matplotlib)  # plots of the case studies (scripts/plot_*.py, Debian's /usr/bin/python3)
+fi
+if [ "$tier" = test ] || [ "$tier" = all ]; then
   packages+=(
-    pkg-config git ccache        # ccache: rebuilds of the test tier (scripts/test.sh uses it when present)
+    pkg-config git ccache        # ccache: the sanitizer and fuzz builds use it when present
     libgtest-dev libgmock-dev libbenchmark-dev
-    python3-matplotlib           # plots of the case studies (scripts/plot_*.py)
     pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-yaml  # Python bindings (python/, docs/python.md)
     python3-distributed          # Python sweeps on Dask distributed (mechdyn.sweep)
     python3-nbclient python3-nbformat python3-ipykernel  # the example notebook run headless (tests/python)
@@ -35,14 +38,14 @@ fi
 if [ "$tier" = all ]; then
   packages+=(
     libsimbody-dev               # optional benchmark peer (bench/peers/)
-    clang-14 libclang-rt-14-dev llvm-14  # fuzzing (scripts/fuzz.sh): libFuzzer, sanitizer runtimes, llvm-symbolizer
+    clang-14 libclang-rt-14-dev llvm-14  # the ASan+UBSan suite and fuzzing (scripts/test-sanitizers.sh, fuzz.sh): libFuzzer, sanitizer runtimes, llvm-symbolizer
   )
 fi
 # Node.js and npm for the viewer's browser tests (viewer/package.json): the machine's
 # (Node.js 20 with npm 11 on the project's machines); Debian's nodejs + npm only where there
 # is none — Debian 12's Node.js 18 builds the bundle, but playwright-core (the browser tests)
 # wants Node.js >= 20, so there the browser test is skipped with a line saying so.
-if [ "$tier" != core ]; then
+if [ "$tier" = test ] || [ "$tier" = all ]; then
   command -v npm >/dev/null && command -v node >/dev/null || packages+=(nodejs npm)
 fi
 
@@ -51,7 +54,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 # viewer/package-lock.json; never a browser download: playwright-core drives the Chromium
 # above). Re-run only when the lockfile changed since the last install.
 install_viewer_modules() {
-  [ "$tier" != core ] || return 0
+  [ "$tier" = test ] || [ "$tier" = all ] || return 0
   local stamp="$root/viewer/node_modules/.mechdyn-lock-stamp"
   if [ -f "$stamp" ] && cmp -s "$stamp" "$root/viewer/package-lock.json"; then
     echo "install-deps: viewer/node_modules up to date"

@@ -21,3 +21,6 @@ cmake --build build -j"$jobs"
 built=$(date +%s)
 ctest --test-dir build --output-on-failure -j"$jobs" "$@"
 echo "test.sh: build $((built - start)) s, suite $(( $(date +%s) - built )) s"
+# A test that used more than a third of its time budget says so (a warning, not a failure:
+# docs/testing.md, "Tiers and budgets"); the table: /usr/bin/python3 scripts/test_times.py build
+/usr/bin/python3 scripts/test_times.py build --check > /dev/null || true
