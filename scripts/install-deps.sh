@@ -14,9 +14,12 @@ case "$tier" in
   *) echo "install-deps: unknown tier '$tier' (core, plots, test or all)" >&2; exit 2 ;;
 esac
 
-# core: the compiler, CMake and the libraries the library and the CLI link.
+# core: the compiler, CMake and the libraries the library and the CLI link. pkg-config and
+# git belong here too: CMake's find modules take other paths without pkg-config (and git
+# names the commit in generated code), so a later tier that brought them would change the
+# configuration and rebuild the whole library under README command 2 (seen in a chroot).
 packages=(
-  build-essential cmake
+  build-essential cmake pkg-config git
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
   libtinyxml2-dev liburdfdom-dev libsdformat-dev  # robot files (docs/robot-files.md): MJCF/XML, URDF, SDFormat
 )
@@ -25,7 +28,7 @@ if [ "$tier" != core ]; then
 fi
 if [ "$tier" = test ] || [ "$tier" = all ]; then
   packages+=(
-    pkg-config git ccache        # ccache: the sanitizer and fuzz builds use it when present
+    ccache                       # the sanitizer and fuzz builds use it when present
     libgtest-dev libgmock-dev libbenchmark-dev
     pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-yaml  # Python bindings (python/, docs/python.md)
     python3-distributed          # Python sweeps on Dask distributed (mechdyn.sweep)

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The test suite under the sanitizers (docs/testing.md), called by .ci/run after the
 # README's test command:
-#   1. build-asan: the library, the CLI and every test with AddressSanitizer +
-#      UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: any UB fails the test), -O1;
-#      runs the whole ctest suite but install_package (a packaging check that rebuilds the
-#      library without sanitizers: nothing for them to see) and the viewer's browser and
-#      bundle tests (JavaScript in Chromium; the C++ of `mechdyn view` runs under the
-#      sanitizers in test_view_errors);
-#   2. build-tsan: the library and the multi-threaded tests with ThreadSanitizer; runs them.
-# No benchmarks (they time code; sanitized timings mean nothing). GCC, as the Release build.
+#   1. build-asan: the library, the CLI, every test and the libFuzzer targets, clang-14 with
+#      AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: any UB fails
+#      the test) and libFuzzer's coverage instrumentation (-fsanitize=fuzzer-no-link), -O1;
+#      runs the whole ctest suite but install_package (a packaging check) and the viewer's
+#      browser and bundle tests (JavaScript in Chromium; the C++ of `mechdyn view` runs
+#      under the sanitizers in test_view_errors). The same tree then serves
+#      `scripts/fuzz.sh --build-dir build-asan`: the library is compiled once for both (it
+#      used to be compiled twice, by GCC here and by clang in build-fuzz);
+#   2. build-tsan: the library and the multi-threaded tests with ThreadSanitizer (GCC); runs them.
+# No benchmarks (they time code; sanitized timings mean nothing). Every test's time budget
+# is multiplied by 10 (MECHDYN_TEST_TIMEOUT_SCALE). Each part prints its build and run time.
 # The zero-allocation counter is off under ASan/TSan (tests/support/allocation_probe.hpp).
 # Usage: bash scripts/test-sanitizers.sh [asan|tsan|all]   (default all)
 set -euo pipefail
@@ -22,9 +25,10 @@ seconds() { date +%s; }
 if [ "$which" = all ] || [ "$which" = asan ]; then
   start=$(seconds)
   flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBUILD_SHARED_LIBS=ON \
-    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" \
+  cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DBUILD_SHARED_LIBS=ON \
+    -DCMAKE_CXX_FLAGS="$flags -fsanitize=fuzzer-no-link" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
+    -DCMAKE_SHARED_LINKER_FLAGS="$flags" -DMECHDYN_TEST_TIMEOUT_SCALE=10 -DMECHDYN_BUILD_FUZZERS=ON \
     -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
   cmake --build build-asan -j"$jobs"
   built=$(seconds)
@@ -40,7 +44,7 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   flags="-fsanitize=thread -fno-omit-frame-pointer"
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBUILD_SHARED_LIBS=ON \
-    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DMECHDYN_TEST_TIMEOUT_SCALE=10 \
     -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
   # The tests that start threads (grep -l std::thread tests/): two Data on one Model.
   threaded=$(grep -l 'std::thread' tests/*/*.cpp | xargs -n1 basename | sed 's/\.cpp$//')

@@ -22,6 +22,7 @@
 #include "flexible_block.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/io/robot_files.hpp"
+#include "mechdyn/math/unit_direction.hpp"
 
 namespace mechdyn {
 namespace {
@@ -153,12 +154,12 @@ class Reader {
     return v;
   }
 
-  // A direction: normalised; a zero vector is rejected.
+  // A direction: normalised (a unit one kept bit for bit); a zero vector is rejected.
   Vec3 axis(const YAML::Node& node, const std::string& element) const {
     const Vec3 v = vec3(node, element);
     const double norm = v.norm();
     if (norm < 1e-12) fail(element, "is a zero vector; an axis needs a direction", node);
-    return v / norm;
+    return unit_direction(v, norm);
   }
 
   // `axes: [[..],[..]]`: two non-parallel directions.

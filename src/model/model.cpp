@@ -8,6 +8,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "mechdyn/errors.hpp"
+#include "mechdyn/math/unit_direction.hpp"
 #include "joint_dispatch.hpp"
 
 namespace mechdyn {
@@ -115,7 +116,7 @@ void check_unit_axis(Vec3& axis, const std::string& source, const std::string& e
   if (!finite(axis)) fail(source, element, std::string(key) + " is not finite");
   const double norm = axis.norm();
   if (norm < 1e-12) fail(source, element, std::string(key) + " is a zero vector");
-  axis /= norm;
+  axis = unit_direction(axis, norm);  // a unit axis is kept bit for bit
 }
 
 }  // namespace
