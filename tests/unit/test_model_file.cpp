@@ -137,6 +137,25 @@ loops:
   EXPECT_EQ(model.loops[0].a.body, 2);
 }
 
+// Catches: an axis that is already a unit vector moved in its last bits on reading.
+// This vector's norm rounds to 1 − 1.1e-16 in every summation order, so dividing by it
+// changes its first component; a model written and read back would then differ from
+// itself (the clang build's YAML round trip was one ulp off before unit_direction).
+TEST(ModelFile, AUnitAxisIsKeptBitForBit) {
+  const Vec3 unit(0.9375569964409753, -0.2448384850636399, -0.24706475802169464);
+  ASSERT_NE(unit.norm(), 1.0);                        // the case this test is about
+  ASSERT_NE((unit / unit.norm()).x(), unit.x());      // dividing would move a bit
+  const Model model = parse_model_string(R"(
+mechdyn: 1
+name: unit_axis
+bodies:
+  - {name: A, parent: ground, joint: {type: revolute, axis: [0.9375569964409753, -0.2448384850636399, -0.24706475802169464]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+)", "<inline>");
+  EXPECT_EQ(model.joints[0].axis.x(), unit.x());
+  EXPECT_EQ(model.joints[0].axis.y(), unit.y());
+  EXPECT_EQ(model.joints[0].axis.z(), unit.z());
+}
+
 // Catches: unknown keys turned into errors (files from newer writers must still
 // load) or silently dropped (typos like `orign` must be reported).
 TEST(ModelFile, UnknownKeysAreWarningsNamingFileAndElement) {

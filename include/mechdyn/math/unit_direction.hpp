@@ -1,5 +1,5 @@
 // A direction of unit length from a user's vector: one rule for every reader and for the
-// model's finalisation (docs/model-file.md, "Axes").
+// model's finalisation (docs/model-file.md, "Checks").
 #pragma once
 
 #include <cmath>
