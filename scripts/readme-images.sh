@@ -10,7 +10,7 @@
 # browser test does (viewer/test/browser_test.mjs): `chromium --headless --screenshot`
 # alone captures the page before its WebGL canvas is drawn (an empty 3D view).
 # Needs node >= 20, viewer/node_modules (npm ci --prefix viewer) and /usr/bin/chromium;
-# scripts/install-deps.sh installs them.
+# `bash scripts/install-deps.sh test` installs them.
 #
 # Usage: bash scripts/readme-images.sh [MECHDYN_CLI]   (default build/apps/mechdyn/mechdyn)
 set -euo pipefail
