@@ -111,10 +111,11 @@ std::string write_model_yaml(const Model& model) {
     out << "    joint:\n";
     out << "      name: " << quoted(joint.name) << "\n";
     out << "      type: " << joint_type_name(joint.type) << "\n";
-    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)
-      out << "      axis: " << vec(joint.axis) << "\n";
-    if (joint.type == JointType::Universal)
-      out << "      axes: [" << vec(joint.axis) << ", " << vec(joint.second_axis) << "]\n";
+    // The joint model says how many axes a kind has (the reader asks the same function):
+    // one is written `axis`, two `axes`.
+    const int axes = joint_axis_count(joint.type);
+    if (axes == 1) out << "      axis: " << vec(joint.axis) << "\n";
+    if (axes == 2) out << "      axes: [" << vec(joint.axis) << ", " << vec(joint.second_axis) << "]\n";
     out << "      origin: " << vec(joint.origin) << "\n";
     if (!joint.actuated) out << "      actuated: false\n";
     if (joint.friction) write_friction(*joint.friction, out);

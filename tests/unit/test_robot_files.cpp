@@ -103,6 +103,35 @@ Model reread(const Model& model, ModelFormat format, std::vector<std::string>* w
 
 // ---- round trips -------------------------------------------------------------------
 
+// Catches: a joint kind whose axis keys the YAML writer does not write. The random trees
+// above have no cylindrical joint; a cylindrical joint written without `axis` could not
+// be read back ("missing required key 'axis' for a cylindrical joint", issue 30).
+TEST(RobotFileRoundTrip, YamlRereadsEveryJointType) {
+  const Model model = parse_model_string(R"(
+mechdyn: 1
+name: every_joint_type
+bodies:
+  - {name: R, parent: ground, joint: {type: revolute, axis: [0, 0, 1]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+  - {name: P, parent: R, joint: {type: prismatic, axis: [1, 0, 0], origin: [0.1, 0, 0]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+  - {name: U, parent: P, joint: {type: universal, axes: [[1, 0, 0], [0, 1, 0]]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+  - {name: S, parent: U, joint: {type: spherical, origin: [0, 0.2, 0]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+  - {name: C, parent: S, joint: {type: cylindrical, axis: [0, 0.6, 0.8], origin: [0, 0, 0.3]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+  - {name: X, parent: C, joint: {type: fixed, origin: [0.1, 0.1, 0]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+  - {name: F, parent: ground, joint: {type: free, origin: [1, 0, 0]}, mass: 1, inertia: {diag: [1, 1, 1]}}
+)", "<inline>");
+  const Model back = reread(model, ModelFormat::Yaml);
+  ASSERT_EQ(back.num_bodies(), model.num_bodies());
+  for (int i = 0; i < model.num_bodies(); ++i) {
+    const Joint& a = model.joints[static_cast<std::size_t>(i)];
+    const Joint& b = back.joints[static_cast<std::size_t>(i)];
+    EXPECT_EQ(b.type, a.type) << a.name;
+    EXPECT_EQ(b.axis, a.axis) << a.name;
+    EXPECT_EQ(b.second_axis, a.second_axis) << a.name;
+    EXPECT_EQ(b.origin, a.origin) << a.name;
+  }
+  EXPECT_EQ(write_model_yaml(back), write_model_yaml(model));
+}
+
 TEST(RobotFileRoundTrip, YamlIsRereadBitForBit) {
   // Catches: a number written with too few digits, a key the reader does not know.
   for (unsigned seed = 1; seed <= 5; ++seed) {
