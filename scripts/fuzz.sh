@@ -17,9 +17,14 @@ cd "$(dirname "$0")/.."
 build=build-fuzz
 configure=1
 if [ "${1:-}" = --build-dir ]; then
+  [ -n "${2:-}" ] || { echo "fuzz: --build-dir needs a directory" >&2; exit 2; }
   build="$2"
   configure=0
   shift 2
+  grep -q '^MECHDYN_BUILD_FUZZERS:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null || {
+    echo "fuzz: $build is not a build tree configured with the fuzz targets (scripts/test-sanitizers.sh asan makes build-asan)" >&2
+    exit 2
+  }
 fi
 seconds="${1:-10}"
 shift || true

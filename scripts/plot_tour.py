@@ -26,7 +26,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 def read(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
+    if not rows:
+        raise ValueError("empty file")
     header, data = rows[0], rows[1:]
+    for number, row in enumerate(data, start=2):
+        if len(row) != len(header):
+            raise ValueError("line %d has %d fields, the header %d" % (number, len(row), len(header)))
     return {name: [float(r[i]) for r in data] for i, name in enumerate(header)}
 
 
@@ -36,8 +41,20 @@ def norm(run, prefix):
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: plot_tour.py RUN.csv OUT.png")
-    run = read(sys.argv[1])
+        print("usage: plot_tour.py RUN.csv OUT.png", file=sys.stderr)
+        sys.exit(2)
+    try:
+        run = read(sys.argv[1])
+        needed = ["t_s", "q_slider_joint_m", "q_crank_joint_rad", "tau_crank_joint_N_m", "reaction_slider_joint_fy_N"]
+        needed += [p + "_f" + c + "_N" for p in ("reaction_crank_joint", "cut_rod_slider") for c in "xyz"]
+        missing = [name for name in needed if name not in run]
+        if missing:
+            raise ValueError("no column %s (a run of examples/models/slider_crank.yaml --mode inverse?)" % missing[0])
+        if not run["t_s"]:
+            raise ValueError("no rows")
+    except (OSError, ValueError) as error:
+        print("plot_tour.py: %s: %s" % (sys.argv[1], error), file=sys.stderr)
+        sys.exit(2)
     t = run["t_s"]
 
     fig, (ax_motion, ax_torque, ax_force) = plt.subplots(3, 1, figsize=(8, 6.4), sharex=True)

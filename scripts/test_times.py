@@ -30,15 +30,23 @@ def read_costs(build):
                 if len(parts) == 3:
                     costs[parts[0]] = float(parts[2])
     except OSError as error:
-        sys.exit("test_times: %s: %s (run ctest in that tree first)" % (path, error.strerror))
+        print("test_times: %s: %s (run ctest in that tree first)" % (path, error.strerror), file=sys.stderr)
+        sys.exit(2)
     return costs
 
 
 def read_tests(build):
     listing = subprocess.run(["ctest", "--test-dir", build, "--show-only=json-v1"],
-                             check=True, capture_output=True, text=True).stdout
+                             capture_output=True, text=True)
+    try:
+        if listing.returncode != 0:
+            raise ValueError(listing.stderr.strip().splitlines()[-1] if listing.stderr.strip() else "ctest failed")
+        entries = json.loads(listing.stdout)["tests"]
+    except (ValueError, KeyError) as error:
+        print("test_times: %s: cannot list its tests with ctest: %s" % (build, error), file=sys.stderr)
+        sys.exit(2)
     tests = {}
-    for test in json.loads(listing)["tests"]:
+    for test in entries:
         properties = {p["name"]: p["value"] for p in test.get("properties", [])}
         command = test.get("command") or [test["name"]]
         program = os.path.basename(command[0])
