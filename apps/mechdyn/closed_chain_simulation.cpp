@@ -21,6 +21,7 @@
 #include "mechdyn/constraints/constrained_forward_dynamics.hpp"
 #include "mechdyn/constraints/cut_joint_forces.hpp"
 #include "mechdyn/constraints/drift_control.hpp"
+#include "mechdyn/constraints/initial_state.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/dynamics/energy.hpp"
 #include "mechdyn/model/data.hpp"
@@ -70,11 +71,15 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
     throw UsageError("model '" + model.name + "' has loops but no passive joint: mark the passive joints actuated: false");
   // Start: --q0, else the model's initial_configuration, else the neutral one; for the
   // passive coordinates only a guess that the assembly below closes.
-  VecX q = s.q0                                    ? parse_number_list(*s.q0, "q0", model.nq, "nq")
-           : model.initial_configuration.size() > 0 ? model.initial_configuration
-                                                    : model.neutral_configuration();
+  // Named entries (joint=value) are the coordinates kept; a full list or none keeps the
+  // actuated ones (constraints/initial_state.hpp).
+  const StartValues q_start = parse_start_values(s.q0, "q0", model, StartLevel::Configuration,
+                                                 model.initial_configuration.size() > 0 ? model.initial_configuration
+                                                                                        : model.neutral_configuration());
+  VecX q = q_start.values;
   check_and_normalize_quaternions(model, q, "q0");
-  VecX v = s.v0 ? parse_number_list(*s.v0, "v0", nv, "nv") : VecX::Zero(nv);
+  const StartValues v_start = parse_start_values(s.v0, "v0", model, StartLevel::Velocity, VecX::Zero(nv));
+  VecX v = v_start.values;
   for (int k : actuated) {
     const Joint& joint = model.joints[model.dof_body[k]];
     if (inverse && joint.nq != joint.nv)
@@ -138,16 +143,28 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
       options.budget = s.budget;
       dopri5 = std::make_unique<DormandPrinceIntegrator>(model, acceleration, options);
     }
-    // Initial state on the constraint manifold: assemble (Newton, then Levenberg–Marquardt
-    // and perturbed restarts: constraints/assembly_recovery.hpp), then project velocities.
-    assemble_with_recovery(model, data, q);
-    project_velocities(model, data, q, v);
-  } else {
-    // The first row's assembly starts from a closed configuration (later rows start from
-    // the previous one); the same recovery as in forward mode.
-    assemble_with_recovery(model, data, q);
-    prescribed(0.0);
   }
+  // Initial state on the constraint manifold, the stated coordinates kept where the loops
+  // allow (constraints/initial_state.hpp: assembly with recovery, then the dependent
+  // rates); every kept rate it had to move is one warning line. Inverse mode: the first
+  // row's assembly starts from it (later rows from the previous one); driven by
+  // velocities, the actuated rates at t = 0 are the expressions' and are the ones kept.
+  InitialStateOptions start;
+  start.kept_positions = q_start.named;
+  start.kept_velocities = v_start.named;
+  if (by_velocity) {
+    if (s.v0) std::cerr << "mechdyn: warning: v0 is not used with velocities (the actuated rates come from them)\n";
+    prescribed(0.0);
+    start.kept_velocities.reset();
+  }
+  for (const InitialStateAdjustment& moved : consistent_initial_state(model, data, q, v, start).adjustments) {
+    const std::string unit = moved.unit + "/s";
+    std::cerr << "mechdyn: warning: initial velocity of " << moved.name << ": " << format_short(moved.given) << " "
+              << unit << " given, " << format_short(moved.used) << " " << unit << " used (difference "
+              << format_short(moved.difference()) << " " << unit
+              << "; the least change the loops allow for the rates kept)\n";
+  }
+  if (inverse) prescribed(0.0);
 
   CsvOutput csv(s.output, standard_output);
   std::ostream& out = csv.stream();

@@ -37,6 +37,28 @@ Model load_model(const std::string& path);
 VecX parse_number_list(const std::string& text, const std::string& option, Eigen::Index expected,
                        const char* what);
 
+/// The initial configuration or velocities (`--q0`, `--v0`, a scenario's q0, v0) as the
+/// user gave them: either the full list of numbers (parse_number_list), or assignments by
+/// joint name, comma-separated (docs/cli.md, "Initial state by joint name"):
+///   joint=x              a joint of one coordinate (revolute, prismatic);
+///   joint[k]=x           the joint's k-th coordinate, k from 1 (q: not a quaternion
+///                        component — a spherical or free joint's orientation is given whole);
+///   joint=(a;b;...)      all of the joint's coordinates (nq of them for q, nv for v; a
+///                        comma works too inside the parentheses).
+/// Coordinates not named keep `defaults`. Errors (UsageError, one line naming the option
+/// and the problem, exit status 2): an unknown joint, a coordinate assigned twice, a wrong
+/// count of values, an index out of range, an entry that is not a finite number, a plain
+/// list mixed with assignments.
+struct StartValues {
+  VecX values;  // nq (configuration) or nv (velocities): as stated, the defaults elsewhere
+  /// The velocity indices of the coordinates named (sorted; a quaternion orientation named
+  /// whole gives its joint's three rotation coordinates); nullopt for a full list or no text.
+  std::optional<std::vector<int>> named;
+};
+enum class StartLevel { Configuration, Velocity };
+StartValues parse_start_values(const std::optional<std::string>& text, const std::string& option, const Model& model,
+                               StartLevel level, const VecX& defaults);
+
 /// Throws UsageError unless every quaternion of q has norm 1 within 1e-6; then
 /// renormalises them exactly.
 void check_and_normalize_quaternions(const Model& model, VecX& q, const std::string& option);
@@ -76,6 +98,8 @@ class JsonWriter {
 
 /// %.17g
 std::string format_number(double value);
+/// %.6g: a number for a message or a warning line, not for output data.
+std::string format_short(double value);
 /// %.17g into `buffer` (no terminating zero); returns the length. Exactly snprintf's text.
 std::size_t format_17g(double value, char (&buffer)[32]);
 

@@ -134,11 +134,13 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   const bool with_friction = has_joint_friction(model);
   const bool with_loads = with_friction || flags.joint_loads;
   const Eigen::Index nv = model.nv;
-  VecX q = s.q0                                    ? parse_number_list(*s.q0, "q0", model.nq, "nq")
-           : model.initial_configuration.size() > 0 ? model.initial_configuration
-                                                    : model.neutral_configuration();
+  // --q0, --v0: the full list, or assignments by joint name over the defaults (common.hpp).
+  VecX q = parse_start_values(s.q0, "q0", model, StartLevel::Configuration,
+                              model.initial_configuration.size() > 0 ? model.initial_configuration
+                                                                     : model.neutral_configuration())
+               .values;
   check_and_normalize_quaternions(model, q, "q0");
-  VecX v = s.v0 ? parse_number_list(*s.v0, "v0", nv, "nv") : VecX::Zero(nv);
+  VecX v = parse_start_values(s.v0, "v0", model, StartLevel::Velocity, VecX::Zero(nv)).values;
   const bool forward = s.mode == "forward";
   // --method auto: explicit while nv <= 16, recursive (ABA, RNEA: O(n) per step) above
   // (common.hpp, docs/cli.md "Which method").
@@ -361,8 +363,8 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--motion-table"] = sub->add_option("--motion-table", f->motion_table, "inverse, models with flexible bodies: CSV with t_s and q_<c>_, v_<c>_, a_<c>_ columns of the actuated coordinates (e.g. mechdyn invdyn's output)");
   g["--tau-table"] = sub->add_option("--tau-table", f->tau_table, "forward, models with flexible bodies: CSV with t_s and effort_<c>_ (or tau_<c>_) columns of the actuated coordinates, linear between rows");
   g["--no-rigid-reference"] = sub->add_flag("--no-rigid-reference", f->no_rigid_reference, "models with flexible bodies: do not run the rigid equivalent alongside (no deviation columns)");
-  g["--q0"] = sub->add_option("--q0", f->q0, "initial configuration, nq numbers (flexible bodies: or the joints' only, elastic 0; default: the model's initial_configuration, else neutral)");
-  g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers (flexible bodies: or the joints' only; default 0)");
+  g["--q0"] = sub->add_option("--q0", f->q0, "initial configuration, nq numbers or joint=value entries (joint[k]=x, joint=(a;b)); with loops the named (else the actuated) coordinates are kept and the rest solved (flexible bodies: or the joints' only, elastic 0; default: the model's initial_configuration, else neutral)");
+  g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers or joint=value entries; with loops the named (else the actuated) rates are kept and the rest solved (flexible bodies: or the joints' only; default 0)");
   g["--duration"] = sub->add_option("--duration", f->duration, "simulated time in s (default 1)");
   g["--step"] = sub->add_option("--step", f->step, "output interval in s; the RK4 step; the largest DOPRI5 step (default 1e-3)");
   g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default for rigid models, fixed step), dopri5 (adaptive); newmark (default with flexible bodies) or hht (HHT-alpha -0.1)")->check(CLI::IsMember({"rk4", "dopri5", "newmark", "hht"}));

@@ -10,6 +10,7 @@
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/model/checks.hpp"
 
 namespace mechdyn {
 
@@ -136,6 +137,37 @@ RecoveredAssembly assemble_with_recovery(const Model& model, Data& data, Eigen::
   out.result = assemble(model, data, guess, options);
   out.method = method;
   q = guess;
+  return out;
+}
+
+RecoveredAssembly assemble_keeping(const Model& model, Data& data, Eigen::Ref<VecX> q, const std::vector<int>& kept,
+                                   const AssemblyOptions& options, const AssemblyRecoveryOptions& recovery) {
+  check_data(model, data, "assemble_keeping");
+  check_state(model, q);
+  std::vector<char> is_kept(static_cast<std::size_t>(model.nv), 0);
+  for (int k : kept) {
+    if (k < 0 || k >= model.nv)
+      throw InvalidArgument("assemble_keeping: kept coordinate " + std::to_string(k) + " is outside [0, " +
+                            std::to_string(model.nv) + ")");
+    if (is_kept[static_cast<std::size_t>(k)])
+      throw InvalidArgument("assemble_keeping: kept coordinate " + std::to_string(k) + " is named twice");
+    is_kept[static_cast<std::size_t>(k)] = 1;
+  }
+  std::vector<int> sorted_kept, solved;
+  for (int k = 0; k < model.nv; ++k) (is_kept[static_cast<std::size_t>(k)] ? sorted_kept : solved).push_back(k);
+  if (sorted_kept == data.actuated_dofs) return assemble_with_recovery(model, data, q, options, recovery);
+  // The same method on a Data whose passive set is the coordinates to solve: every stage
+  // (Newton, LM, restarts, the singularity check) reads data.passive_dofs and sizes its
+  // scratch from it (constraint_passive, passive_svd, constraint_solution).
+  Data scratch(model, DenseWorkspace::None);
+  scratch.actuated_dofs = sorted_kept;
+  scratch.passive_dofs = solved;
+  const Eigen::Index rows = model.num_loop_rows, np = static_cast<Eigen::Index>(solved.size()),
+                     na = static_cast<Eigen::Index>(sorted_kept.size());
+  scratch.constraint_solution = VecX::Zero(std::max(na + rows, np));
+  scratch.reserve(model, DenseWorkspace::ClosedChains);
+  RecoveredAssembly out = assemble_with_recovery(model, scratch, q, options, recovery);
+  loop_closure(model, data, q);
   return out;
 }
 

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "mechdyn/constraints/assembly.hpp"
 
@@ -46,6 +47,20 @@ struct RecoveredAssembly {
 RecoveredAssembly assemble_with_recovery(const Model& model, Data& data, Eigen::Ref<VecX> q,
                                          const AssemblyOptions& options = {},
                                          const AssemblyRecoveryOptions& recovery = {});
+
+/// As assemble_with_recovery, with the coordinates to keep named instead of taken from
+/// the joints' `actuated` flags: the velocity coordinates in `kept` (indices into v, each
+/// at most once, any order; an empty list keeps none) stay as given — for a quaternion
+/// joint, its rotation about the kept world axes stays — and every other coordinate is
+/// solved. With `kept` equal to data.actuated_dofs as a set this is assemble_with_recovery
+/// itself. Otherwise the method runs on a private Data whose passive set is the complement
+/// of `kept` (allocated per call: set-up, not an evaluation loop); on return data holds
+/// the closure terms at q (loop_closure), and its own passive and actuated sets are
+/// unchanged. The singularity check, when options.check_singular is set, is on the
+/// columns of the coordinates solved. Throws InvalidArgument for an index outside
+/// [0, nv) or a repeated one, SolverError as assemble_with_recovery.
+RecoveredAssembly assemble_keeping(const Model& model, Data& data, Eigen::Ref<VecX> q, const std::vector<int>& kept,
+                                   const AssemblyOptions& options = {}, const AssemblyRecoveryOptions& recovery = {});
 
 /// Levenberg–Marquardt on the passive coordinates from q (stage 2 above): returns true and
 /// updates q when ‖Φ‖∞ ≤ tolerance was reached; false (q at the best point) otherwise.
