@@ -9,6 +9,7 @@
 #include "mechdyn/constraints/constraint_rank.hpp"
 #include "mechdyn/constraints/cut_joint_forces.hpp"
 #include "mechdyn/constraints/drift_control.hpp"
+#include "mechdyn/constraints/initial_state.hpp"
 #include "mechdyn/constraints/loop_acceleration.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/mobility/mobility_analysis.hpp"
@@ -71,6 +72,49 @@ void bind_closed_chains(py::module_& m) {
      py::arg("recovery") = true,
      "Closes the loops by moving the passive coordinates (Newton; with recovery also Levenberg–Marquardt "
      "and restarts). Returns a dict with the assembled 'q' (a new array), 'iterations', 'residual', 'method'.");
+
+  // constraints/initial_state.hpp (docs/closed-chains.md, "Initial conditions").
+  m.def("consistent_initial_state", [](const Model& model, PyData& pd, py::handle q, py::handle v,
+                                       std::optional<std::vector<int>> kept_positions,
+                                       std::optional<std::vector<int>> kept_velocities, bool allow_velocity_adjustment) {
+    Data& data = data_for(model, pd);
+    VecX qq = owned_vector(q, model.nq, "q", "nq"), vv = owned_vector(v, model.nv, "v", "nv");
+    InitialStateOptions options;
+    options.kept_positions = std::move(kept_positions);
+    options.kept_velocities = std::move(kept_velocities);
+    options.allow_velocity_adjustment = allow_velocity_adjustment;
+    const InitialStateResult r = without_gil([&] { return consistent_initial_state(model, data, qq, vv, options); });
+    py::list adjustments;
+    for (const InitialStateAdjustment& a : r.adjustments) {
+      py::dict entry;
+      entry["coordinate"] = a.coordinate;
+      entry["name"] = a.name;
+      entry["unit"] = a.unit;
+      entry["given"] = a.given;
+      entry["used"] = a.used;
+      entry["difference"] = a.difference();
+      adjustments.append(entry);
+    }
+    py::dict d;
+    d["q"] = copy_vector(qq);
+    d["v"] = copy_vector(vv);
+    d["adjustments"] = adjustments;
+    d["kept_positions"] = r.kept_positions;
+    d["kept_velocities"] = r.kept_velocities;
+    d["assembly_method"] = r.assembly_method;
+    d["closure_residual"] = r.closure_residual;
+    d["velocity_residual"] = r.velocity_residual;
+    return d;
+  }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("kept_positions") = py::none(),
+     py::arg("kept_velocities") = py::none(), py::arg("allow_velocity_adjustment") = true,
+     "A start consistent with the loops keeping the stated coordinates: the positions of kept_positions and the "
+     "rates of kept_velocities (velocity indices; default the actuated ones) stay as given in q, v, the others "
+     "are solved (assembly; J_F v_F = -J_K v_K). Kept rates the loops do not allow are moved by the least "
+     "change and listed. Returns {'q', 'v' (new arrays), 'adjustments': [{'coordinate', 'name', 'unit', "
+     "'given', 'used', 'difference'}], 'kept_positions', 'kept_velocities', 'assembly_method', "
+     "'closure_residual', 'velocity_residual'}. Raises mechdyn.SolverError (unassemblable start, singular "
+     "start naming the undetermined coordinates, impossible velocity with allow_velocity_adjustment=False), "
+     "mechdyn.InvalidArgument (sizes, a kept index out of range or repeated).");
 
   m.def("closed_chain_inverse_dynamics", [](const Model& model, py::object data_object, py::handle q, py::handle v,
                                             py::handle a) {
