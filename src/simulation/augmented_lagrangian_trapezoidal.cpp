@@ -1,0 +1,153 @@
+// Index-3 augmented Lagrangian, trapezoidal rule, mass-orthogonal projections (ALI3-P;
+// Bayo & Ledesma 1996, Cuadrado et al. 1997). See the header.
+#include "mechdyn/simulation/augmented_lagrangian_trapezoidal.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "../constraints/loop_stages.hpp"
+#include "../dynamics/dynamics_stages.hpp"
+#include "../kinematics/kinematics_stage.hpp"
+#include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/errors.hpp"
+
+namespace mechdyn {
+
+AugmentedLagrangianTrapezoidal::AugmentedLagrangianTrapezoidal(const Model& model, EffortFunction effort,
+                                                               const AugmentedLagrangianTrapezoidalOptions& options)
+    : model_(model),
+      effort_(std::move(effort)),
+      options_(options),
+      data_(model, DenseWorkspace::None),
+      dynamics_(model) {
+  const Eigen::Index nv = model.nv, rows = model.num_loop_rows;
+  for (VecX* x : {&a_, &delta_, &correction_, &v_start_, &a_start_, &velocity_, &force_, &tau_, &scratch_})
+    *x = VecX::Zero(nv);
+  q_start_ = VecX::Zero(model.nq);
+  for (VecX* x : {&lambda_, &lambda_start_, &rows_}) *x = VecX::Zero(rows);
+}
+
+void AugmentedLagrangianTrapezoidal::initialize(double t, const Eigen::Ref<const VecX>& q,
+                                                const Eigen::Ref<const VecX>& v) {
+  tau_.setZero();
+  if (effort_) effort_(t, q, v, tau_);
+  a_ = dynamics_.evaluate(model_, data_, q, v, tau_);
+  lambda_ = -data_.loop_multiplier;  // λ* = −λ (M a + Jᵀ λ* = τ − h)
+  update_scale();
+  gram_ratio_ = options_.screen_singularity ? dynamics_.system().gram_pivot_ratio() : 1.0;
+}
+
+void AugmentedLagrangianTrapezoidal::update_scale() {
+  const SparseClosureSystem& system = dynamics_.system();
+  const double column = system.max_jacobian_column_norm2();
+  scale_ = options_.penalty_ratio * system.max_mass_diagonal() / (column > 0.0 ? column : 1.0);  // c = (h²/4) α
+}
+
+void AugmentedLagrangianTrapezoidal::tangent_at_stage() {
+  SparseClosureSystem& system = dynamics_.system();
+  detail::evaluate_loop_rows(model_, data_, false);  // Φ and the rows' unit wrenches
+  system.jacobian_from_rows(data_);
+  system.mass_matrix_from_stage(model_, data_);
+  system.factor_augmented(scale_);  // T = M + (h²/4) α JᵀJ
+}
+
+bool AugmentedLagrangianTrapezoidal::try_step(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v) {
+  SparseClosureSystem& system = dynamics_.system();
+  const double alpha = 4.0 * scale_ / (h * h);  // α from c = (h²/4) α, fixed over the step
+  q_start_ = q;
+  v_start_ = v;
+  a_start_ = a_;
+  lambda_start_ = lambda_;
+  auto restore = [&] {
+    q = q_start_;
+    v = v_start_;
+    a_ = a_start_;
+    lambda_ = lambda_start_;
+    return false;
+  };
+  delta_ = h * v_start_ + (0.5 * h * h) * a_start_;  // predictor Δ⁰ = h v_n + h²/2 a_n
+  detail::kinematics_stage(model_, data_, q.data(), nullptr, nullptr);
+  apply_velocity_increment(model_, data_, q, delta_);  // q = q_n ⊕ Δ
+  bool converged = false, multipliers_frozen = false;
+  double previous_norm = 0.0;
+  for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
+    ++iterations_;
+    velocity_ = (2.0 / h) * delta_ - v_start_;                        // v_{n+1} = (2/h) Δ − v_n
+    a_ = (4.0 / (h * h)) * delta_ - (4.0 / h) * v_start_ - a_start_;  // a_{n+1} = (4/h²) Δ − (4/h) v_n − a_n
+    tau_.setZero();
+    if (effort_) effort_(t + h, q, velocity_, tau_);
+    detail::kinematics_stage(model_, data_, q.data(), velocity_.data(), a_.data());
+    detail::reactions_from_stage(model_, data_);  // data_.tau = M a + h (EC eq. 17)
+    tangent_at_stage();                           // Φ, J, M and T at the iterate
+    // λ*_{i+1} = λ*_i + α Φ(q_{i+1}) after each Newton step (Cuadrado et al. 1997). Where
+    // J nearly loses rank the multiplier along the vanishing direction is undetermined and
+    // this update stops contracting; it is then frozen for the step (a pure penalty
+    // iteration, which converges with T), so the step never stalls at a singular configuration.
+    if (iteration > 0 && !multipliers_frozen) lambda_ += alpha * data_.loop_residual;
+    rows_ = lambda_ + alpha * data_.loop_residual;  // λ* + α Φ
+    force_ = data_.tau - tau_;
+    system.add_jacobian_transpose_product(rows_, 1.0, force_);  // f = M a + h − τ + Jᵀ(λ* + αΦ)
+    correction_ = (-0.25 * h * h) * force_;
+    system.solve_augmented(correction_);  // T δ = −(h²/4) f
+    const double norm = correction_.lpNorm<Eigen::Infinity>();
+    if (!std::isfinite(norm)) return restore();
+    delta_ += correction_;
+    apply_velocity_increment(model_, data_, q, correction_);
+    if (norm <= options_.tolerance) {
+      converged = true;
+      break;
+    }
+    if (iteration >= 2 && norm > 0.5 * previous_norm) {
+      if (multipliers_frozen) ++stalled_;
+      multipliers_frozen = true;
+    }
+    previous_norm = norm;
+  }
+  if (!converged) return restore();
+  if (multipliers_frozen) ++frozen_steps_;
+  // Mass-orthogonal projections at q_{n+1} (Bayo & Ledesma 1996): T v = M v*, T a = M a* − (h²/4) α Jᵀ J̇v.
+  velocity_ = (2.0 / h) * delta_ - v_start_;
+  a_ = (4.0 / (h * h)) * delta_ - (4.0 / h) * v_start_ - a_start_;
+  detail::kinematics_stage(model_, data_, q.data(), nullptr, nullptr);
+  tangent_at_stage();
+  if (!multipliers_frozen) lambda_ += alpha * data_.loop_residual;  // the last update, at the converged q_{n+1}
+  // In correction form (T − c JᵀJ = M): v = v* − c T⁻¹ Jᵀ (J v*), a = a* − c T⁻¹ Jᵀ (J a* + J̇ v):
+  // the round-off scales with the constraint violation, not with c ‖v‖.
+  system.jacobian_product(velocity_, rows_);
+  scratch_.setZero();
+  system.add_jacobian_transpose_product(rows_, -scale_, scratch_);
+  system.solve_augmented(scratch_);
+  v = velocity_ + scratch_;
+  detail::kinematics_stage(model_, data_, q.data(), v.data(), nullptr);
+  detail::loop_bias_from_stage(model_, data_);  // J̇ v
+  system.jacobian_product(a_, rows_);
+  rows_ += data_.loop_bias;
+  scratch_.setZero();
+  system.add_jacobian_transpose_product(rows_, -scale_, scratch_);
+  system.solve_augmented(scratch_);
+  a_ += scratch_;
+  if (!q.allFinite() || !v.allFinite() || !a_.allFinite()) return restore();
+  if (options_.screen_singularity) gram_ratio_ = system.gram_pivot_ratio();
+  update_scale();  // c for the next step, at q_{n+1}
+  ++steps_;
+  return true;
+}
+
+void AugmentedLagrangianTrapezoidal::step_recursive(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v,
+                                                    int depth) {
+  if (try_step(t, h, q, v)) return;
+  if (depth >= options_.max_halvings)
+    throw SolverError("the augmented-Lagrangian trapezoidal step did not converge at t = " + std::to_string(t) +
+                      " s with step " + std::to_string(h) + " s (a lock-up, an unassemblable configuration or "
+                      "non-finite efforts)");
+  step_recursive(t, 0.5 * h, q, v, depth + 1);
+  step_recursive(t + 0.5 * h, 0.5 * h, q, v, depth + 1);
+}
+
+void AugmentedLagrangianTrapezoidal::step(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v) {
+  if (!(h > 0.0) || !std::isfinite(h)) throw InvalidArgument("augmented-Lagrangian trapezoidal step: h must be > 0");
+  if (budget_ != nullptr) budget_->charge(t);
+  step_recursive(t, h, q, v, 0);
+}
+
+}  // namespace mechdyn
