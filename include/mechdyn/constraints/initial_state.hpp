@@ -65,7 +65,8 @@ struct InitialStateOptions {
   /// Incompatible kept rates: true moves them by the least change and reports it; false
   /// throws SolverError ("impossible initial velocity").
   bool allow_velocity_adjustment = true;
-  /// ‖J v‖∞ ≤ velocity_tolerance · max_ij |J_ij| · ‖v_K‖∞: the kept rates are compatible.
+  /// ‖J v‖∞ ≤ velocity_tolerance · max_ij |J_ij| · ‖v‖∞ (v: the kept rates and the free
+  /// rates solved from them): the kept rates are compatible.
   double velocity_tolerance = 1e-10;
   /// Assembly tolerances (‖Φ‖∞, iterations); its singular_tolerance is also the relative
   /// singular-value threshold of the velocity solves. check_singular is not read: the
@@ -93,8 +94,7 @@ struct InitialStateResult {
 };
 
 /// Makes (q, v) consistent with the loops, keeping the stated coordinates (see above).
-/// A model without loops: q and v are returned unchanged (quaternions renormalised by
-/// the caller's own checks), with no adjustment.
+/// A model without loops: q and v are returned unchanged, with no adjustment.
 InitialStateResult consistent_initial_state(const Model& model, Data& data, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v,
                                             const InitialStateOptions& options = {});
 
