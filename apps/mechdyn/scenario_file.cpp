@@ -121,9 +121,9 @@ void read_scenario_text(const std::string& text, const std::string& path, Settin
 void check_settings(const Settings& s) {
   if (s.model_path.empty()) throw UsageError("simulate: no model given (MODEL or the scenario's 'model' key)");
   if (s.mode != "forward" && s.mode != "inverse") throw UsageError("mode '" + s.mode + "' must be forward or inverse");
-  if (s.integrator != "auto" && s.integrator != "rk4" && s.integrator != "dopri5" && s.integrator != "newmark" &&
-      s.integrator != "hht")
-    throw UsageError("integrator '" + s.integrator + "' must be rk4, dopri5, newmark or hht");
+  if (s.integrator != "auto" && s.integrator != "rk4" && s.integrator != "dopri5" && s.integrator != "ali3p" &&
+      s.integrator != "newmark" && s.integrator != "hht")
+    throw UsageError("integrator '" + s.integrator + "' must be rk4, dopri5, ali3p, newmark or hht");
   if (s.method != "auto" && s.method != "explicit" && s.method != "recursive")
     throw UsageError("method '" + s.method + "' must be auto, explicit or recursive");
   if (!(s.duration >= 0.0) || !std::isfinite(s.duration)) throw UsageError("duration must be a finite number >= 0");

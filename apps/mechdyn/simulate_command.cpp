@@ -112,6 +112,8 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   }
   if (s.integrator == "newmark" || s.integrator == "hht")
     throw UsageError("integrator '" + s.integrator + "' is for models with flexible bodies (rigid: rk4 or dopri5)");
+  if (s.integrator == "ali3p" && model.loops.empty())
+    throw UsageError("integrator 'ali3p' is for models with loops (trees: rk4 or dopri5)");
   if (s.positions || !s.motion_table.empty() || !s.tau_table.empty())
     throw UsageError("positions, motion_table and tau_table are for models with flexible bodies (rigid closed chains: "
                      "--mode inverse with velocities or accelerations; mechdyn invdyn)");
@@ -367,7 +369,7 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--v0"] = sub->add_option("--v0", f->v0, "initial velocities, nv numbers or joint=value entries; with loops the named (else the actuated) rates are kept and the rest solved (flexible bodies: or the joints' only; default 0)");
   g["--duration"] = sub->add_option("--duration", f->duration, "simulated time in s (default 1)");
   g["--step"] = sub->add_option("--step", f->step, "output interval in s; the RK4 step; the largest DOPRI5 step (default 1e-3)");
-  g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default for rigid models, fixed step), dopri5 (adaptive); newmark (default with flexible bodies) or hht (HHT-alpha -0.1)")->check(CLI::IsMember({"rk4", "dopri5", "newmark", "hht"}));
+  g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default for rigid models, fixed step), dopri5 (adaptive); ali3p (models with loops: implicit augmented Lagrangian, stays on the branch through singular configurations, O(n) per step); newmark (default with flexible bodies) or hht (HHT-alpha -0.1)")->check(CLI::IsMember({"rk4", "dopri5", "ali3p", "newmark", "hht"}));
   g["--rtol"] = sub->add_option("--rtol", f->rtol, "dopri5 relative tolerance (default 1e-8)");
   g["--atol"] = sub->add_option("--atol", f->atol, "dopri5 absolute tolerance (default 1e-10)");
   g["--method"] = sub->add_option("--method", f->method,

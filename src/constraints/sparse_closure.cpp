@@ -134,6 +134,7 @@ SparseClosureSystem::SparseClosureSystem(const Model& model) : nv_(model.nv), ro
   }
   augmented_factor_.analyze(augmented_);
   permuted_ = VecX::Zero(nv);
+  pivots_ = VecX::Zero(rows_);
 
   // J Jᵀ: rows r1, r2 meet at every coordinate both touch.
   std::vector<std::vector<int>> entries_at(static_cast<std::size_t>(nv));
@@ -292,6 +293,16 @@ double SparseClosureSystem::gram_pivot_ratio() {
   if (gram_factor_.info() != Eigen::Success) return 0.0;
   const VecX& pivots = gram_factor_.diagonal();
   return pivots.minCoeff() / pivots.maxCoeff();
+}
+
+double SparseClosureSystem::gram_pivot_ratio_skipping(int skip) const {
+  if (rows_ == 0) return 1.0;
+  const VecX& pivots = gram_factor_.diagonal();
+  pivots_ = pivots;
+  const int k = std::min(std::max(skip, 0), static_cast<int>(rows_) - 1);
+  std::nth_element(pivots_.data(), pivots_.data() + k, pivots_.data() + rows_);
+  const double largest = pivots.maxCoeff();
+  return largest > 0.0 ? pivots_[k] / largest : 0.0;
 }
 
 int SparseClosureSystem::gram_small_pivots(double relative) const {

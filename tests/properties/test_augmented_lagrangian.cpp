@@ -24,7 +24,7 @@
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/dynamics/energy.hpp"
-#include "mechdyn/simulation/augmented_lagrangian_trapezoidal.hpp"
+#include "mechdyn/constraints/augmented_lagrangian_trapezoidal.hpp"
 #include "n_four_bar.hpp"
 #include "random_model.hpp"
 

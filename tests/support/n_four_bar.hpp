@@ -17,7 +17,7 @@
 
 namespace mechdyn::testing {
 
-inline Model n_four_bar(int n) {
+inline std::string n_four_bar_text(int n) {
   const std::string rod =
       "    mass: 1.0\n    com: [0.5, 0, 0]\n    inertia: {diag: [0, 0.083333333333333333, 0.083333333333333333]}\n";
   std::string text = "mechdyn: 1\nname: n_four_bar\ngravity: [0, -9.81, 0]\nbodies:\n";
@@ -34,8 +34,10 @@ inline Model n_four_bar(int n) {
   for (int i = 0; i < n; ++i)
     text += "  - {name: loop" + std::to_string(i) + ", type: planar-revolute, a: {body: coupler" + std::to_string(i) +
             ", point: [1, 0, 0]}, b: {body: crank" + std::to_string(i + 1) + ", point: [1, 0, 0]}, axis: [0, 0, 1]}\n";
-  return parse_model_string(text, "<n_four_bar>");
+  return text;
 }
+
+inline Model n_four_bar(int n) { return parse_model_string(n_four_bar_text(n), "<n_four_bar>"); }
 
 /// The benchmark's start: cranks at π/2 (rate −1 rad/s: tips at +1 m/s), couplers at −π/2
 /// relative (rate +1: they translate).

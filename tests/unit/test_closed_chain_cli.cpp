@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "n_four_bar.hpp"
 
 namespace mechdyn {
 namespace {
 
 using testing::run_cli;
+using testing::write_temporary_file;
 using testing::source_path;
 
 // Column `name` of a CSV text as numbers.
@@ -89,6 +91,47 @@ TEST(ClosedChainCli, CrankBeyondTheLimitPositionIsASolverError) {
   EXPECT_EQ(to_file.status, 3);
   EXPECT_TRUE(to_file.out.empty());
   EXPECT_EQ(std::fopen(csv.c_str(), "r"), nullptr);
+}
+
+// The IFToMM N-four-bar (A02) through the CLI with --integrator ali3p: every row on the
+// parallelogram branch (all cranks at crank 0's angle) and crank 0 at the exact
+// one-degree-of-freedom motion (tests/support/n_four_bar.hpp) within the benchmark's
+// 1e-3 m; one warning line per singular crossing, naming its time.
+TEST(ClosedChainCli, Ali3pCarriesTheNFourBarThroughEverySingularCrossing) {
+  const int n = 4;
+  const std::string model = write_temporary_file("n_four_bar_4.yaml", testing::n_four_bar_text(n));
+  std::string q0, v0;
+  for (int i = 0; i <= n; ++i) {
+    q0 += std::string(i ? "," : "") + "1.5707963267948966" + (i < n ? ",-1.5707963267948966" : "");
+    v0 += std::string(i ? "," : "") + "-1" + (i < n ? ",1" : "");
+  }
+  const auto r = run_cli("simulate " + model + " --integrator ali3p --duration 10 --step 0.01 --every 10 --q0 " + q0 +
+                         " --v0 " + v0);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<double> t = column(r.out, "t_s"), crank = column(r.out, "q_crank0_joint_rad");
+  ASSERT_EQ(t.size(), 101u);
+  testing::NFourBarReference reference(n);
+  for (std::size_t k = 1; k < t.size(); ++k) {
+    reference.advance(t[k] - t[k - 1]);
+    EXPECT_LT(std::hypot(std::cos(crank[k]) - std::cos(reference.angle()), std::sin(crank[k]) - std::sin(reference.angle())),
+              1e-3)
+        << "t = " << t[k];
+    for (int i = 1; i <= n; ++i)
+      EXPECT_NEAR(column(r.out, "q_crank" + std::to_string(i) + "_joint_rad")[k], crank[k], 1e-6) << "t = " << t[k];
+  }
+  // 9 crossings of the all-collinear configuration in 10 s (the reference turns 4.6 times)
+  std::size_t lines = 0;
+  for (std::size_t at = r.err.find("near-singular configuration from t = "); at != std::string::npos;
+       at = r.err.find("near-singular configuration from t = ", at + 1))
+    ++lines;
+  EXPECT_GE(lines, 9u) << r.err;
+  EXPECT_NE(r.err.find("from t = 0.7"), std::string::npos) << r.err;  // the first, θ = 0 at t ≈ 0.72 s
+}
+
+TEST(ClosedChainCli, Ali3pIsForModelsWithLoops) {
+  const auto r = run_cli("simulate " + source_path("examples/models/five_axis_tree.yaml") + " --integrator ali3p");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("ali3p"), std::string::npos) << r.err;
 }
 
 }  // namespace

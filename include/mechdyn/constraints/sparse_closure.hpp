@@ -87,6 +87,9 @@ class SparseClosureSystem {
   double gram_pivot_ratio();
   /// The number of pivots of the last gram_pivot_ratio below `relative` × the largest.
   int gram_small_pivots(double relative) const;
+  /// The (skip+1)-th smallest pivot of the last gram_pivot_ratio over the largest (skip:
+  /// the redundant rows, set aside). No allocation (a scratch copy of the pivots).
+  double gram_pivot_ratio_skipping(int skip) const;
 
  private:
   void scatter_permuted(const Eigen::Ref<const VecX>& x) const;
@@ -110,6 +113,7 @@ class SparseClosureSystem {
   std::vector<int> gram_entry_a_, gram_entry_b_, gram_index_, gram_diagonal_index_;
   detail::SparseMatrixUpper gram_;
   detail::PatternLdlt gram_factor_;
+  mutable VecX pivots_;
 };
 
 }  // namespace mechdyn

@@ -41,10 +41,6 @@
 
 namespace mechdyn {
 
-/// τ_d(t, q, v): writes the nv driving efforts.
-using EffortFunction = std::function<void(double t, const Eigen::Ref<const VecX>& q,
-                                          const Eigen::Ref<const VecX>& v, Eigen::Ref<VecX> tau)>;
-
 /// The solver options of a simulation: |v| ≤ 1e-9 (rad/s or m/s) counts as rest.
 inline FrictionSolverOptions rest_band() {
   FrictionSolverOptions options;

@@ -36,6 +36,11 @@ namespace mechdyn {
 using AccelerationFunction = std::function<void(double t, const Eigen::Ref<const VecX>& q,
                                                 const Eigen::Ref<const VecX>& v, Eigen::Ref<VecX> a)>;
 
+/// τ(t, q, v): writes the nv generalized (driving) efforts (friction_simulation.hpp,
+/// constraints/augmented_lagrangian_trapezoidal.hpp, evaluation/simulate.hpp).
+using EffortFunction = std::function<void(double t, const Eigen::Ref<const VecX>& q,
+                                          const Eigen::Ref<const VecX>& v, Eigen::Ref<VecX> tau)>;
+
 /// Extended state x = (q, v, z) with auxiliary variables z integrated with the dynamics
 /// (e.g. the LuGre bristle deflections of friction/friction_simulation.hpp): writes
 /// v̇ = a and ż = z_rate.

@@ -1,11 +1,11 @@
 // Index-3 augmented Lagrangian, trapezoidal rule, mass-orthogonal projections (ALI3-P;
 // Bayo & Ledesma 1996, Cuadrado et al. 1997). See the header.
-#include "mechdyn/simulation/augmented_lagrangian_trapezoidal.hpp"
+#include "mechdyn/constraints/augmented_lagrangian_trapezoidal.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "../constraints/loop_stages.hpp"
+#include "loop_stages.hpp"
 #include "../dynamics/dynamics_stages.hpp"
 #include "../kinematics/kinematics_stage.hpp"
 #include "mechdyn/constraints/assembly.hpp"

@@ -39,13 +39,9 @@
 #include <functional>
 
 #include "mechdyn/constraints/augmented_lagrangian_dynamics.hpp"
-#include "mechdyn/simulation/integration_budget.hpp"
+#include "mechdyn/simulation/integrators.hpp"  // EffortFunction, IntegrationBudget
 
 namespace mechdyn {
-
-/// τ(t, q, v): writes the nv generalized efforts (0 on passive joints).
-using EffortFunction = std::function<void(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
-                                          Eigen::Ref<VecX> tau)>;
 
 struct AugmentedLagrangianTrapezoidalOptions {
   double penalty_ratio = 1e8;  // p: (h²/4) α max (JᵀJ)_kk = p · max M_ii
