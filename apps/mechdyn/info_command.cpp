@@ -54,13 +54,14 @@ std::string closure_analysis(const Model& model) {
   MobilityOptions mobility_options;
   mobility_options.assemble = false;
   const std::optional<MobilityReport> report = analyze_mobility(model, q, mobility_options);
+  // Which rows are redundant, by cut joint and row (not a count: issue 25).
   std::string redundant;
   for (const RedundantConstraint& row : report->redundant_rows)
-    redundant += (redundant.empty() ? "" : ",") + std::to_string(row.row);
+    redundant += (redundant.empty() ? "" : ", ") + loop_row_name(model, row);
   std::ostringstream out;
   out << "  closure rows " << report->constraint_rows << ", rank " << report->rank << ", redundant rows "
-      << (redundant.empty() ? "none" : redundant) << ", mobility " << report->dof << " (nv " << model.nv
-      << " - rank; " << where << ")\n";
+      << (redundant.empty() ? "none" : std::to_string(report->redundant_rows.size()) + " (" + redundant + ")")
+      << ", mobility " << report->dof << " (nv " << model.nv << " - rank; " << where << ")\n";
   out << "  actuated velocities " << report->actuated << ", passive " << model.nv - report->actuated << "\n";
   out << mobility_summary(model, *report);
   return out.str();

@@ -78,10 +78,6 @@ std::string screw_text(const Vec6& x) {
   return buffer;
 }
 
-std::string loop_row_name(const Model& model, const RedundantConstraint& row) {
-  return model.loops[row.loop].name + " row " + std::to_string(row.loop_row);
-}
-
 void screws_text(std::ostringstream& out, const ScrewBasis& basis, bool twists, double length) {
   for (Eigen::Index k = 0; k < basis.cols(); ++k) {
     const Vec6 x = basis.col(k);
@@ -157,6 +153,10 @@ Json mobility_json(const Model& model, const MobilityReport& r) {
   return out;
 }
 
+std::string loop_row_name(const Model& model, const RedundantConstraint& row) {
+  return model.loops[row.loop].name + " row " + std::to_string(row.loop_row);
+}
+
 std::string mobility_summary(const Model& model, const MobilityReport& r) {
   std::ostringstream out;
   const int cut_freedoms = r.gruebler_kutzbach - 6 * (r.bodies - r.joints);
@@ -189,8 +189,10 @@ std::string mobility_text(const Model& model, const MobilityReport& r, const std
   out << line;
   out << "  bodies " << r.bodies << " (" << r.moving_bodies << " moving), joints " << r.joints << " ("
       << model.num_bodies() << " tree + " << model.loops.size() << " cut), nv " << r.nv << "\n";
-  out << "  closure rows " << r.constraint_rows << ", rank " << r.rank << ", redundant " << r.redundant_constraints
-      << "\n";
+  out << "  closure rows " << r.constraint_rows << ", rank " << r.rank << ", redundant rows " << r.redundant_rows.size();
+  for (std::size_t k = 0; k < r.redundant_rows.size(); ++k)
+    out << (k == 0 ? " (" : ", ") << loop_row_name(model, r.redundant_rows[k]) << (k + 1 == r.redundant_rows.size() ? ")" : "");
+  out << "\n";
   out << "  degrees of freedom " << r.dof << " (nv - rank)";
   if (r.idle_freedoms > 0) out << ", " << r.idle_freedoms << " of them idle";
   out << "\n  actuated velocities " << r.actuated << ", passive " << r.nv - r.actuated << "\n";

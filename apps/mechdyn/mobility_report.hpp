@@ -32,4 +32,7 @@ std::string mobility_text(const Model& model, const MobilityReport& report, cons
 /// over-constraint, actuation (redundant / singular), idle freedoms. Indented by two spaces.
 std::string mobility_summary(const Model& model, const MobilityReport& report);
 
+/// "C row k": a redundant closure row by its cut joint and the row within it.
+std::string loop_row_name(const Model& model, const RedundantConstraint& row);
+
 }  // namespace mechdyn::cli
