@@ -10,6 +10,10 @@
 #     the three-loop mechanism beside MuJoCo with the loops as equality constraints,
 #     ratio mechdyn/MuJoCo against the target 1.0 (scripts/closed_chain_table.py);
 #     agreement with MuJoCo checked first (docs/benchmarks.md, "Closed chains")
+#  3b. bench/bench_many_loops.cpp: the IFToMM N-four-bar from 1 to 1000 loops: sparse
+#     augmented-Lagrangian dynamics, ALI3-P step, dense range space, MuJoCo's mj_step with
+#     equality constraints, with the fitted slope; the A02 run's CPU time and error
+#     (scripts/many_loops_table.py)
 #  4. bench/op_count.cpp: operation counts of the explicit inertia matrix beside
 #     explicit-jsim-tree-chains §6 (3.5n³ + 16n² + 12.5n multiplications) and time
 #  5. bench/bench_parallel.cpp: the 6001-sample Schoenflies trajectory by the momentum-screw,
@@ -53,7 +57,7 @@ cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=ON -DMECHDYN_BUILD_PYTHON=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 # (the command-line tool is built for mechdyn_bench_codegen, whose C it writes at build time)
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
+  mechdyn_bench_many_loops mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -159,6 +163,18 @@ fi
 echo
 "$build_dir/bench/mechdyn_bench_closed_chains" "${closed_flags[@]}" "${extra[@]}" >/dev/null
 "$python" "$repo/scripts/closed_chain_table.py" "$closed_json"
+
+# --- closed chains of many loops: the IFToMM N-four-bar, 1 to 1000 loops ---------------
+loops_json="$build_dir/bench-many-loops.json"
+loops_flags=(--benchmark_out="$loops_json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  loops_flags+=(--benchmark_min_time=0.01 '--benchmark_filter=(al_dynamics|ali3p_step|mujoco_step)/(1|40)$')
+else
+  loops_flags+=(--benchmark_repetitions=3 --benchmark_report_aggregates_only=true)
+fi
+echo
+"$build_dir/bench/mechdyn_bench_many_loops" "${loops_flags[@]}" "${extra[@]}" >/dev/null
+"$python" "$repo/scripts/many_loops_table.py" "$loops_json"
 
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo
