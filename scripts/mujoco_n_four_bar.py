@@ -56,6 +56,12 @@ int main(int argc, char** argv) {
     crank[2 * k + 1] = d->qpos[last_crank];
   }
   clock_gettime(CLOCK_MONOTONIC, &b);
+  for (int w = 0; w < mjNWARNING; ++w)
+    if (d->warning[w].number > 0) {
+      fprintf(stderr, "MuJoCo warning %d raised %d times (e.g. the constraint buffer is full)\n",
+              w, d->warning[w].number);
+      return 3;
+    }
   double seconds = (b.tv_sec - a.tv_sec) + 1e-9 * (b.tv_nsec - a.tv_nsec);
   printf("us_per_step %.6f\n", 1e6 * seconds / steps);
   for (long k = 0; k <= steps; ++k) printf("%.17g %.17g\n", crank[2 * k], crank[2 * k + 1]);
@@ -73,6 +79,8 @@ def fail(message):
 def mjcf(n, timestep, integrator, solref):
     lines = [f'<mujoco model="n_four_bar_{n}">',
              f'  <option gravity="0 -9.81 0" timestep="{timestep!r}" integrator="{integrator}"/>',
+             # room for the 3 rows of every connect (the default buffer is too small at N = 40)
+             f'  <size njmax="{max(500, 10 * 3 * n)}"/>',
              "  <worldbody>"]
     inertia_crank = f"{ROD_INERTIA!r} 1e-06 {ROD_INERTIA!r}"
     inertia_coupler = f"1e-06 {ROD_INERTIA!r} {ROD_INERTIA!r}"
@@ -165,7 +173,9 @@ def main(argv):
             fail(f"building the MuJoCo driver failed: {build.stderr.strip().splitlines()[-1]}")
         signs = "".join("-" if name.startswith("crank") else "+"
                         for i in range(n) for name in ("crank", "coupler")) + "-"
-        result = subprocess.run([binary, model, str(steps), signs], capture_output=True, text=True)
+        # cwd: MuJoCo writes MUJOCO_LOG.TXT into the working directory on a warning
+        result = subprocess.run([binary, model, str(steps), signs], capture_output=True, text=True,
+                                cwd=work)
         if result.returncode != 0:
             fail(f"MuJoCo: {result.stderr.strip()}")
     lines = result.stdout.splitlines()
