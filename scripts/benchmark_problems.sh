@@ -17,13 +17,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# --- integrator and step of each problem (one place to switch them) ------------------
+# --- integrator and step of each problem (one place to switch them; the environment
+# overrides, e.g. A02_INTEGRATOR=ali3p bash scripts/benchmark_problems.sh) -------------
 # dopri5 leaves the N-four-bar's physical branch at the singular (horizontal) position;
-# RK4 at 1 ms stays on it. A closed-chain implicit integrator will be added here later.
-A01_INTEGRATOR=rk4;  A01_STEP=0.001;  A01_DURATION=2000; A01_EVERY=500  # 4000 output steps, as the definition
-A02_INTEGRATOR=rk4;  A02_STEP=0.001;  A02_DURATION=10;   A02_SIZES="1 2 40"
-A04_INTEGRATOR=rk4;  A04_STEP=0.001;  A04_DURATION=10
-SC_INTEGRATOR=rk4;   SC_STEP=0.0001;  SC_DURATION=5
+# RK4 at 1 ms stays on it.
+A01_INTEGRATOR=${A01_INTEGRATOR:-rk4}; A01_STEP=${A01_STEP:-0.001}
+A01_DURATION=2000; A01_EVERY=500  # 4000 output steps, as the definition
+A02_INTEGRATOR=${A02_INTEGRATOR:-rk4}; A02_STEP=${A02_STEP:-0.001}
+A02_DURATION=10; A02_SIZES=${A02_SIZES:-"1 2 40"}
+A04_INTEGRATOR=${A04_INTEGRATOR:-rk4}; A04_STEP=${A04_STEP:-0.001}; A04_DURATION=10
+SC_INTEGRATOR=${SC_INTEGRATOR:-rk4};   SC_STEP=${SC_STEP:-0.0001};  SC_DURATION=5
 
 build=${1:-build-bench}
 mechdyn="$build/apps/mechdyn/mechdyn"
