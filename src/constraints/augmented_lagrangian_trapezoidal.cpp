@@ -21,10 +21,45 @@ AugmentedLagrangianTrapezoidal::AugmentedLagrangianTrapezoidal(const Model& mode
       data_(model, DenseWorkspace::None),
       dynamics_(model) {
   const Eigen::Index nv = model.nv, rows = model.num_loop_rows;
-  for (VecX* x : {&a_, &delta_, &correction_, &v_start_, &a_start_, &velocity_, &force_, &tau_, &scratch_})
+  for (VecX* x : {&a_, &delta_, &correction_, &v_start_, &a_start_, &u_start_, &du_start_, &velocity_, &force_, &tau_,
+                  &scratch_})
     *x = VecX::Zero(nv);
   q_start_ = VecX::Zero(model.nq);
   for (VecX* x : {&lambda_, &lambda_start_, &rows_}) *x = VecX::Zero(rows);
+  // Quaternion joints (spherical, free) under a moving parent: their velocity coordinates
+  // are world components of parent-frame rates (model/joint_kinds/spherical.hpp, free.hpp).
+  for (int l = 0; l < model.num_bodies(); ++l) {
+    const Joint& joint = model.joints[l];
+    const int parent = model.bodies[l].parent;
+    if (joint.nq == joint.nv || parent == kGround) continue;
+    for (int k = joint.v_index; k + 3 <= joint.v_index + joint.nv; k += 3) rotating_blocks_.push_back({k, parent});
+  }
+}
+
+// World components → parent-frame components of the rotating blocks (u = R_pᵀ v), and back,
+// with the parent rotations of the kinematics stage in data_.
+void AugmentedLagrangianTrapezoidal::to_parent_frames(Eigen::Ref<VecX> x) const {
+  for (const RotatingBlock& b : rotating_blocks_)
+    x.segment<3>(b.v_index) = data_.rotation[b.parent].transpose() * Vec3(x.segment<3>(b.v_index));
+}
+void AugmentedLagrangianTrapezoidal::to_world(Eigen::Ref<VecX> x) const {
+  for (const RotatingBlock& b : rotating_blocks_)
+    x.segment<3>(b.v_index) = data_.rotation[b.parent] * Vec3(x.segment<3>(b.v_index));
+}
+
+// v and a at the iterate q from the trapezoidal rule in the tangent space. For the
+// rotating blocks the rule holds for the parent-frame rates u (Δ = ∫u dt to second order),
+// so v = R_p u and a = R_p u̇ + ω_p × v (v = R_p u differentiated); R_p and ω_p at q.
+void AugmentedLagrangianTrapezoidal::trapezoidal_state(const Eigen::Ref<const VecX>& q, double h) {
+  velocity_ = (2.0 / h) * delta_ - u_start_;                         // v_{n+1} = (2/h) Δ − v_n
+  a_ = (4.0 / (h * h)) * delta_ - (4.0 / h) * u_start_ - du_start_;  // a_{n+1} = (4/h²) Δ − (4/h) v_n − a_n
+  if (rotating_blocks_.empty()) return;
+  detail::kinematics_stage(model_, data_, q.data(), nullptr, nullptr);
+  to_world(velocity_);
+  to_world(a_);
+  detail::kinematics_stage(model_, data_, q.data(), velocity_.data(), nullptr);
+  for (const RotatingBlock& b : rotating_blocks_)
+    a_.segment<3>(b.v_index) += Vec3(data_.velocity[b.parent].head<3>()).cross(Vec3(velocity_.segment<3>(b.v_index)));
 }
 
 void AugmentedLagrangianTrapezoidal::initialize(double t, const Eigen::Ref<const VecX>& q,
@@ -65,15 +100,26 @@ bool AugmentedLagrangianTrapezoidal::try_step(double t, double h, Eigen::Ref<Vec
     lambda_ = lambda_start_;
     return false;
   };
-  delta_ = h * v_start_ + (0.5 * h * h) * a_start_;  // predictor Δ⁰ = h v_n + h²/2 a_n
+  u_start_ = v_start_;
+  du_start_ = a_start_;
+  if (!rotating_blocks_.empty()) {  // u_n = R_pᵀ v_n, u̇_n = R_pᵀ (a_n − ω_p × v_n) at q_n
+    detail::kinematics_stage(model_, data_, q.data(), v_start_.data(), nullptr);
+    for (const RotatingBlock& b : rotating_blocks_)
+      du_start_.segment<3>(b.v_index) -=
+          Vec3(data_.velocity[b.parent].head<3>()).cross(Vec3(v_start_.segment<3>(b.v_index)));
+    to_parent_frames(u_start_);
+    to_parent_frames(du_start_);
+  }
+  delta_ = h * u_start_ + (0.5 * h * h) * du_start_;  // predictor Δ⁰ = h v_n + h²/2 a_n
   detail::kinematics_stage(model_, data_, q.data(), nullptr, nullptr);
-  apply_velocity_increment(model_, data_, q, delta_);  // q = q_n ⊕ Δ
+  correction_ = delta_;
+  to_world(correction_);  // apply_velocity_increment takes world components (R_pᵀ · at q_n)
+  apply_velocity_increment(model_, data_, q, correction_);  // q = q_n ⊕ Δ
   bool converged = false, multipliers_frozen = false;
   double previous_norm = 0.0;
   for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
     ++iterations_;
-    velocity_ = (2.0 / h) * delta_ - v_start_;                        // v_{n+1} = (2/h) Δ − v_n
-    a_ = (4.0 / (h * h)) * delta_ - (4.0 / h) * v_start_ - a_start_;  // a_{n+1} = (4/h²) Δ − (4/h) v_n − a_n
+    trapezoidal_state(q, h);  // v_{n+1}, a_{n+1} from Δ
     tau_.setZero();
     if (effort_) effort_(t + h, q, velocity_, tau_);
     detail::kinematics_stage(model_, data_, q.data(), velocity_.data(), a_.data());
@@ -91,8 +137,9 @@ bool AugmentedLagrangianTrapezoidal::try_step(double t, double h, Eigen::Ref<Vec
     system.solve_augmented(correction_);  // T δ = −(h²/4) f
     const double norm = correction_.lpNorm<Eigen::Infinity>();
     if (!std::isfinite(norm)) return restore();
+    apply_velocity_increment(model_, data_, q, correction_);  // world δ; the stage is at the iterate
+    to_parent_frames(correction_);
     delta_ += correction_;
-    apply_velocity_increment(model_, data_, q, correction_);
     if (norm <= options_.tolerance) {
       converged = true;
       break;
@@ -106,8 +153,7 @@ bool AugmentedLagrangianTrapezoidal::try_step(double t, double h, Eigen::Ref<Vec
   if (!converged) return restore();
   if (multipliers_frozen) ++frozen_steps_;
   // Mass-orthogonal projections at q_{n+1} (Bayo & Ledesma 1996): T v = M v*, T a = M a* − (h²/4) α Jᵀ J̇v.
-  velocity_ = (2.0 / h) * delta_ - v_start_;
-  a_ = (4.0 / (h * h)) * delta_ - (4.0 / h) * v_start_ - a_start_;
+  trapezoidal_state(q, h);
   detail::kinematics_stage(model_, data_, q.data(), nullptr, nullptr);
   tangent_at_stage();
   if (!multipliers_frozen) lambda_ += alpha * data_.loop_residual;  // the last update, at the converged q_{n+1}
