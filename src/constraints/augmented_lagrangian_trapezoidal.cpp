@@ -2,6 +2,7 @@
 // Bayo & Ledesma 1996, Cuadrado et al. 1997). See the header.
 #include "mechdyn/constraints/augmented_lagrangian_trapezoidal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -21,7 +22,7 @@ AugmentedLagrangianTrapezoidal::AugmentedLagrangianTrapezoidal(const Model& mode
       data_(model, DenseWorkspace::None),
       dynamics_(model) {
   const Eigen::Index nv = model.nv, rows = model.num_loop_rows;
-  for (VecX* x : {&a_, &delta_, &correction_, &v_start_, &a_start_, &u_start_, &du_start_, &velocity_, &force_, &tau_,
+  for (VecX* x : {&a_, &delta_, &predictor_, &correction_, &v_start_, &a_start_, &u_start_, &du_start_, &velocity_, &force_, &tau_,
                   &scratch_})
     *x = VecX::Zero(nv);
   q_start_ = VecX::Zero(model.nq);
@@ -111,6 +112,7 @@ bool AugmentedLagrangianTrapezoidal::try_step(double t, double h, Eigen::Ref<Vec
     to_parent_frames(du_start_);
   }
   delta_ = h * u_start_ + (0.5 * h * h) * du_start_;  // predictor Δ⁰ = h v_n + h²/2 a_n
+  predictor_ = delta_;
   detail::kinematics_stage(model_, data_, q.data(), nullptr, nullptr);
   correction_ = delta_;
   to_world(correction_);  // apply_velocity_increment takes world components (R_pᵀ · at q_n)
@@ -151,6 +153,23 @@ bool AugmentedLagrangianTrapezoidal::try_step(double t, double h, Eigen::Ref<Vec
     previous_norm = norm;
   }
   if (!converged) return restore();
+  if (options_.adaptive) {
+    // Local error of the position increment: the trapezoidal (average-acceleration) Δ is
+    // h v + h²/2 a + h³/4 q⃛, the exact one h v + h²/2 a + h³/6 q⃛ and the predictor's
+    // h v + h²/2 a, so the error h³/12 q⃛ = (Δ − Δ⁰)/3; RMS norm scaled by atol + rtol |Δ_i|
+    // (Hairer, Nørsett & Wanner, "Solving ODEs I", §II.4).
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < delta_.size(); ++i) {
+      const double scale = options_.absolute_tolerance + options_.relative_tolerance * std::abs(delta_[i]);
+      const double e = (delta_[i] - predictor_[i]) / (3.0 * scale);
+      sum += e * e;
+    }
+    error_ = delta_.size() > 0 ? std::sqrt(sum / static_cast<double>(delta_.size())) : 0.0;
+    if (!(error_ <= 1.0)) {
+      rejected_for_error_ = true;
+      return restore();
+    }
+  }
   if (multipliers_frozen) ++frozen_steps_;
   // Mass-orthogonal projections at q_{n+1} (Bayo & Ledesma 1996): T v = M v*, T a = M a* − (h²/4) α Jᵀ J̇v.
   trapezoidal_state(q, h);
@@ -190,7 +209,34 @@ void AugmentedLagrangianTrapezoidal::step_recursive(double t, double h, Eigen::R
   step_recursive(t + 0.5 * h, 0.5 * h, q, v, depth + 1);
 }
 
+void AugmentedLagrangianTrapezoidal::advance(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v) {
+  if (!options_.adaptive) throw InvalidArgument("augmented-Lagrangian trapezoidal advance: set options.adaptive");
+  if (!(t_end >= t)) throw InvalidArgument("augmented-Lagrangian trapezoidal advance: end time before start time");
+  const double max_step = std::min(options_.max_step, std::max(t_end - t, 0.0));
+  if (!(next_step_ > 0.0)) next_step_ = std::min(max_step, 1e-3);
+  while (t < t_end) {
+    double h = std::min({next_step_, options_.max_step, t_end - t});
+    if (t_end - (t + h) < 1e-12 * std::max(1.0, std::abs(t_end))) h = t_end - t;  // land on t_end
+    if (budget_ != nullptr) budget_->charge(t);
+    rejected_for_error_ = false;
+    if (try_step(t, h, q, v)) {
+      t = (h == t_end - t) ? t_end : t + h;
+      // h_new = h · min(4, max(0.2, 0.9 err^(−1/3))) (third-order local error)
+      const double grow = error_ > 0.0 ? 0.9 * std::pow(error_, -1.0 / 3.0) : 4.0;
+      next_step_ = h * std::min(4.0, std::max(0.2, grow));
+      continue;
+    }
+    ++rejected_;
+    next_step_ = rejected_for_error_ ? h * std::max(0.2, 0.9 * std::pow(error_, -1.0 / 3.0)) : 0.5 * h;
+    if (!(next_step_ >= options_.min_step))
+      throw SolverError("the augmented-Lagrangian trapezoidal step fell below " + std::to_string(options_.min_step) +
+                        " s at t = " + std::to_string(t) + " s (" +
+                        (rejected_for_error_ ? "error control" : "Newton did not converge") + ")");
+  }
+}
+
 void AugmentedLagrangianTrapezoidal::step(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v) {
+  if (options_.adaptive) throw InvalidArgument("augmented-Lagrangian trapezoidal step: adaptive; use advance");
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidArgument("augmented-Lagrangian trapezoidal step: h must be > 0");
   if (budget_ != nullptr) budget_->charge(t);
   step_recursive(t, h, q, v, 0);

@@ -177,6 +177,14 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
   std::unique_ptr<DormandPrinceIntegrator> dopri5;
   std::unique_ptr<AugmentedLagrangianTrapezoidal> ali3p;
   std::unique_ptr<AugmentedLagrangianDynamics> row_dynamics;
+  AugmentedLagrangianTrapezoidalOptions ali3p_options = s.ali3p;
+  if (s.ali3p_adaptive) {  // error control with the run's tolerances, steps of at most `step`
+    ali3p_options.adaptive = true;
+    ali3p_options.relative_tolerance = s.relative_tolerance;
+    ali3p_options.absolute_tolerance = s.absolute_tolerance;
+    ali3p_options.max_step = s.step;
+    ali3p_options.min_step = std::min(1e-12, 1e-6 * s.step);
+  }
   if (!inverse) {
     switch (s.integrator) {
       case ClosedChainIntegrator::Rk4:
@@ -194,7 +202,7 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
         break;
       }
       case ClosedChainIntegrator::Ali3p:
-        ali3p = std::make_unique<AugmentedLagrangianTrapezoidal>(model, efforts, s.ali3p);
+        ali3p = std::make_unique<AugmentedLagrangianTrapezoidal>(model, efforts, ali3p_options);
         ali3p->set_budget(s.budget);
         ali3p->initialize(0.0, q, v);
         row_dynamics = std::make_unique<AugmentedLagrangianDynamics>(model);
@@ -261,7 +269,8 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
         }
       }
     } else if (ali3p) {
-      ali3p->step(t0, h, q, v);  // projections inside every step
+      if (s.ali3p_adaptive) ali3p->advance(t0, t1, q, v);  // projections inside every step
+      else ali3p->step(t0, h, q, v);
     } else {
       if (rk4) rk4->step(t0, h, q, v);
       else dopri5->advance(t0, t1, q, v);

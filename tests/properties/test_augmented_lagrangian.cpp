@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "../src/constraints/loop_stages.hpp"
 #include "closed_chain_models.hpp"
@@ -224,6 +225,44 @@ TEST(AugmentedLagrangianTrapezoidal, SphericalJointOnARotatingParentIsSecondOrde
   const double coarse = error_at(0.002), fine = error_at(0.001);
   EXPECT_LT(fine, 1e-3);
   EXPECT_LT(fine, 0.4 * coarse) << coarse << " → " << fine;
+}
+
+// Error control: the N-four-bar (N = 2, 10 s) with rtol 1e-4 and 1e-6 against its exact
+// one-DOF motion: the error falls with the tolerance, stays on the branch, and the tighter
+// run takes more steps; the controller lands on every requested time.
+TEST(AugmentedLagrangianTrapezoidal, ErrorControlFollowsTheTolerance) {
+  const Model model = testing::n_four_bar(2);
+  auto run = [&](double rtol, int& steps) {
+    VecX q, v;
+    testing::n_four_bar_start(model, q, v);
+    AugmentedLagrangianTrapezoidalOptions options;
+    options.adaptive = true;
+    options.relative_tolerance = rtol;
+    options.absolute_tolerance = 1e-2 * rtol;
+    options.max_step = 0.05;
+    AugmentedLagrangianTrapezoidal integrator(model, nullptr, options);
+    integrator.initialize(0.0, q, v);
+    testing::NFourBarReference reference(2);
+    double error = 0.0, branch = 0.0;
+    for (int k = 0; k < 100; ++k) {  // output every 0.1 s
+      integrator.advance(0.1 * k, 0.1 * (k + 1), q, v);
+      reference.advance(0.1);
+      error = std::max(error, std::hypot(std::cos(q[0]) - std::cos(reference.angle()),
+                                         std::sin(q[0]) - std::sin(reference.angle())));
+      for (int b = 2; b < model.num_bodies(); b += 2)
+        branch = std::max(branch, std::abs(std::remainder(q[model.joints[b].q_index] - q[0], 2 * M_PI)));
+    }
+    EXPECT_LT(branch, 1e-6) << "rtol " << rtol;
+    steps = integrator.steps();
+    return error;
+  };
+  int loose_steps = 0, tight_steps = 0;
+  const double loose = run(1e-4, loose_steps), tight = run(1e-6, tight_steps);
+  std::printf("rtol 1e-4: error %.3g m in %d steps; rtol 1e-6: %.3g m in %d steps\n", loose, loose_steps, tight,
+              tight_steps);
+  EXPECT_LT(tight, 1e-3);
+  EXPECT_LT(tight, 0.2 * loose) << loose << " → " << tight;
+  EXPECT_GT(tight_steps, loose_steps);
 }
 
 TEST(AugmentedLagrangianTrapezoidal, StepsAndEvaluatesWithoutAllocating) {

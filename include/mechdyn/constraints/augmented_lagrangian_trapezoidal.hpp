@@ -43,6 +43,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "mechdyn/constraints/augmented_lagrangian_dynamics.hpp"
@@ -56,6 +57,13 @@ struct AugmentedLagrangianTrapezoidalOptions {
   int max_iterations = 30;
   int max_halvings = 12;
   bool screen_singularity = true;  // factorise J Jᵀ after each step (gram pivot ratio)
+  // Error control (advance): the local error of the position increment, (Δ − Δ⁰)/3 with
+  // Δ⁰ the predictor, in the RMS norm scaled by atol + rtol |Δ_i|, kept ≤ 1.
+  bool adaptive = false;
+  double relative_tolerance = 1e-6;
+  double absolute_tolerance = 1e-8;
+  double max_step = std::numeric_limits<double>::infinity();
+  double min_step = 1e-10;
 };
 
 class AugmentedLagrangianTrapezoidal {
@@ -68,7 +76,12 @@ class AugmentedLagrangianTrapezoidal {
   void initialize(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v);
 
   /// Advances (q, v) from t by h (the state given must be the one of the last call).
+  /// Fixed step (options.adaptive false); a step whose Newton iteration fails is halved.
   void step(double t, double h, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v);
+  /// With options.adaptive: from t to exactly t_end in steps chosen by the error control
+  /// (the step carries over between calls). SolverError below min_step.
+  void advance(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v);
+  int rejected_steps() const { return rejected_; }
 
   const VecX& acceleration() const { return a_; }    // a_{n+1}, projected
   int newton_iterations() const { return iterations_; }  // summed over all steps
@@ -104,7 +117,11 @@ class AugmentedLagrangianTrapezoidal {
       scratch_, rows_;
   double scale_ = 0.0;  // c = (h²/4) α, set at the last accepted state
   double gram_ratio_ = 1.0;
-  int iterations_ = 0, steps_ = 0, frozen_steps_ = 0, stalled_ = 0;
+  int iterations_ = 0, steps_ = 0, frozen_steps_ = 0, stalled_ = 0, rejected_ = 0;
+  VecX predictor_;            // Δ⁰ of the step (error estimate)
+  double error_ = 0.0;        // scaled local error of the last trial step
+  bool rejected_for_error_ = false;
+  double next_step_ = 0.0;    // the controller's proposal (advance)
 };
 
 }  // namespace mechdyn

@@ -44,7 +44,8 @@ struct ClosedChainRunOptions {
   ClosedChainIntegrator integrator = ClosedChainIntegrator::Rk4;
   double duration = 1.0;              // s
   double step = 1e-3;                 // output interval; the step of rk4 and ali3p; dopri5's largest (s)
-  double relative_tolerance = 1e-8;   // dopri5
+  bool ali3p_adaptive = false;        // ali3p with error control (the tolerances below), steps ≤ `step`
+  double relative_tolerance = 1e-8;   // dopri5; ali3p_adaptive
   double absolute_tolerance = 1e-10;  // dopri5
   long every = 1;                     // keep every N-th output interval (the last always)
   IntegrationBudget* budget = nullptr;  // not owned; nullptr: none
