@@ -1,7 +1,8 @@
 """Builds the wheel's extension module with the project's CMake (pyproject.toml).
 
 The extension mechdyn._mechdyn is the CMake target mechdyn_python (python/CMakeLists.txt),
-configured for the interpreter running this build, Release, without tests and benchmarks;
+configured for the interpreter running this build, Release, without tests, benchmarks and the
+command-line tool (the module links only the library);
 the pure-Python files come from python/mechdyn/.
 """
 import os
@@ -27,7 +28,7 @@ class CMakeBuild(build_ext):
         build = pathlib.Path(self.build_temp).resolve() / "cmake"
         jobs = os.environ.get("MECHDYN_JOBS", str(os.cpu_count() or 2))
         subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
-                        "-DMECHDYN_BUILD_TESTS=OFF", "-DMECHDYN_BUILD_BENCHMARKS=OFF", "-DMECHDYN_BUILD_APPS=ON",
+                        "-DMECHDYN_BUILD_TESTS=OFF", "-DMECHDYN_BUILD_BENCHMARKS=OFF", "-DMECHDYN_BUILD_APPS=OFF",
                         "-DMECHDYN_BUILD_PYTHON=ON", "-DMECHDYN_PYTHON_EXECUTABLE=" + sys.executable], check=True)
         subprocess.run(["cmake", "--build", str(build), "--target", "mechdyn_python", "-j", jobs], check=True)
         built = next((build / "python" / "mechdyn").glob("_mechdyn*.so"))

@@ -29,13 +29,13 @@
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/evaluation/time_expressions.hpp"
 #include "mechdyn/friction/forward_dynamics_with_friction.hpp"
 #include "mechdyn/friction/friction_simulation.hpp"
 #include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/simulation/integrators.hpp"
-#include "time_expressions.hpp"
 #include "progress.hpp"
 
 namespace mechdyn::cli {

@@ -1,6 +1,6 @@
-// mechdyn sweep: runs every sample of a sweep spec (sweep_spec.hpp, docs/cli.md) on a
-// local thread pool (std::thread; samples are handed out one at a time as threads
-// finish: load balancing) and writes one CSV row per sample in sample order. A failing
+// mechdyn sweep: runs every sample of a sweep spec (the library's io/sweep_spec.hpp and
+// evaluation/sweep.hpp, docs/cli.md) on a local thread pool (std::thread; samples are
+// handed out one at a time as threads finish: load balancing) and writes one CSV row per sample in sample order. A failing
 // sample is a row with status "error" and its message; the exit status is then still 0
 // (the summary on stderr counts them). A broken spec: exit status 2, nothing written.
 #include <algorithm>
@@ -14,8 +14,9 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "csv_output.hpp"
+#include "mechdyn/evaluation/sweep.hpp"
+#include "mechdyn/io/sweep_spec.hpp"
 #include "progress.hpp"
-#include "sweep_spec.hpp"
 
 namespace mechdyn::cli {
 
@@ -27,7 +28,19 @@ struct SweepFlags {
 };
 
 void run_sweep(const SweepFlags& f, std::ostream& standard_output) {
-  const SweepSpec spec = read_sweep_spec(read_text_file(f.spec_path), f.spec_path);
+  // The model reader's warnings, one line each, also when the spec is refused after them.
+  std::vector<std::string> warnings;
+  auto print_warnings = [&warnings] {
+    for (const std::string& w : warnings) std::cerr << "mechdyn: warning: " << w << "\n";
+  };
+  SweepSpec spec;
+  try {
+    spec = read_sweep_spec(read_text_file(f.spec_path), f.spec_path, &warnings);
+  } catch (...) {
+    print_warnings();
+    throw;
+  }
+  print_warnings();
   if (f.threads < 0) throw UsageError("--threads must be ≥ 0 (0: one per core)");
   const int total = static_cast<int>(spec.samples.size());
   int threads = f.threads > 0 ? f.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -1,51 +1,6 @@
-// Efforts or accelerations given as functions of time: one muParser expression of the
-// variable `t` (s) per velocity coordinate, or plain numbers.
-//
-// Used by the simulator (forward dynamics under efforts tau(t), inverse dynamics along
-// prescribed accelerations a(t)). It lives with the tool, not in the library, so that
-// the library (and its installed CMake package) does not depend on muParser. Each expression is parsed once in the constructor
-// (muParser compiles it to bytecode); evaluation allocates nothing.
-// Expression syntax: muParser 2.3 (https://beltoforion.de/en/muparser/): + − * / ^,
-// sin cos tan asin acos atan sinh cosh tanh exp ln log10 sqrt abs sign rint, min(a,b),
-// max(a,b), sum(...), the constants _pi and _e, and the ternary `t < 1 ? 2 : 0`. muParser's
-// assignment operator ('=') is refused: it would change the time every expression shares.
+// The time expressions live in the library (issue 25): mechdyn/evaluation/time_expressions.hpp
+// (src/evaluation/time_expressions.cpp). This header only forwards to it, for the tool's
+// files that include it by this name.
 #pragma once
 
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "mechdyn/math/types.hpp"
-
-namespace mechdyn {
-
-class TimeExpressions {
- public:
-  /// `name` (e.g. "tau") names the expressions in messages ("tau[2]"). Throws
-  /// InvalidArgument naming the index, the expression and muParser's message when an
-  /// expression does not parse, uses a variable other than t, or assigns ('=').
-  TimeExpressions(const std::vector<std::string>& expressions, const std::string& name);
-  ~TimeExpressions();
-  TimeExpressions(TimeExpressions&&) noexcept;
-  TimeExpressions& operator=(TimeExpressions&&) noexcept;
-  TimeExpressions(const TimeExpressions&) = delete;
-  TimeExpressions& operator=(const TimeExpressions&) = delete;
-
-  Eigen::Index size() const;
-  const std::vector<std::string>& expressions() const;
-
-  /// Values at time t into `values` (size()). Throws InvalidArgument naming the index
-  /// and the time when a value is not finite (e.g. 1/t at t = 0). No allocation.
-  void evaluate(double t, Eigen::Ref<VecX> values);
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
-/// Splits a comma-separated list of expressions at the commas outside parentheses,
-/// so that "sin(t), min(t, 1)" gives two expressions. Whitespace around each is
-/// trimmed. An empty (or all-blank) text gives an empty list.
-std::vector<std::string> split_expression_list(const std::string& text);
-
-}  // namespace mechdyn
+#include "mechdyn/evaluation/time_expressions.hpp"

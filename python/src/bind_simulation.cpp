@@ -1,12 +1,15 @@
 // Python bindings: simulate (evaluation/simulate.hpp) and the sweep specs shared with
-// `mechdyn sweep` (apps/mechdyn/sweep_spec.hpp; Python's mechdyn.sweep maps them on Dask).
+// `mechdyn sweep` (io/sweep_spec.hpp, evaluation/sweep.hpp; Python's mechdyn.sweep maps them
+// on Dask).
+#include <iostream>
 #include <mutex>
 
 #include "common.hpp"
 #include "mechdyn/evaluation/closed_chain_run.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
-#include "sweep_spec.hpp"
-#include "time_expressions.hpp"
+#include "mechdyn/evaluation/sweep.hpp"
+#include "mechdyn/evaluation/time_expressions.hpp"
+#include "mechdyn/io/sweep_spec.hpp"
 
 namespace mechdyn::python {
 
@@ -273,23 +276,35 @@ void bind_simulation(py::module_& m) {
      "consistent keeping the actuated coordinates. Returns a ClosedChainTrajectory with the cut-joint forces, joint "
      "reactions and energies of every row, and the warning lines (near-singular configurations).");
 
-  py::class_<cli::SweepSpec, std::shared_ptr<cli::SweepSpec>>(m, "SweepSpec",
+  py::class_<SweepSpec, std::shared_ptr<SweepSpec>>(m, "SweepSpec",
       "A parsed sweep spec (the YAML of `mechdyn sweep`, docs/python.md). Use mechdyn.sweep.run for the Dask map.")
       .def(py::init([](const std::string& text, const std::string& path) {
         py::gil_scoped_release release;
-        return std::make_shared<cli::SweepSpec>(cli::read_sweep_spec(text, path));
+        // The model reader's warnings on stderr, as `mechdyn sweep` prints them.
+        std::vector<std::string> warnings;
+        auto print_warnings = [&warnings] {
+          for (const std::string& w : warnings) std::cerr << "mechdyn: warning: " << w << "\n";
+        };
+        try {
+          auto spec = std::make_shared<SweepSpec>(read_sweep_spec(text, path, &warnings));
+          print_warnings();
+          return spec;
+        } catch (...) {
+          print_warnings();
+          throw;
+        }
       }), py::arg("text"), py::arg("path") = "<string>",
          "Parses spec text; `path` anchors the relative model path (a file next to it).")
-      .def_property_readonly("num_samples", [](const cli::SweepSpec& s) { return s.samples.size(); })
-      .def_property_readonly("model", [](const cli::SweepSpec& s) { return std::make_shared<Model>(s.model); })
-      .def_property_readonly("columns", [](const cli::SweepSpec& s) { return cli::sweep_columns(s); })
-      .def_property_readonly("parameter_columns", [](const cli::SweepSpec& s) { return cli::sweep_parameter_columns(s); })
-      .def_property_readonly("result_columns", [](const cli::SweepSpec& s) { return cli::sweep_result_columns(s); })
-      .def("run_sample", [](const cli::SweepSpec& s, int index) {
-        cli::SweepRow row;
+      .def_property_readonly("num_samples", [](const SweepSpec& s) { return s.samples.size(); })
+      .def_property_readonly("model", [](const SweepSpec& s) { return std::make_shared<Model>(s.model); })
+      .def_property_readonly("columns", [](const SweepSpec& s) { return sweep_columns(s); })
+      .def_property_readonly("parameter_columns", [](const SweepSpec& s) { return sweep_parameter_columns(s); })
+      .def_property_readonly("result_columns", [](const SweepSpec& s) { return sweep_result_columns(s); })
+      .def("run_sample", [](const SweepSpec& s, int index) {
+        SweepRow row;
         {
           py::gil_scoped_release release;
-          row = cli::run_sweep_sample(s, index);
+          row = run_sweep_sample(s, index);
         }
         py::dict d;
         d["sample"] = row.sample;
@@ -297,7 +312,7 @@ void bind_simulation(py::module_& m) {
         d["error"] = row.error;
         d["parameters"] = row.parameters;
         d["results"] = row.results;
-        d["csv"] = cli::sweep_csv_row(row);
+        d["csv"] = sweep_csv_row(row);
         return d;
       }, py::arg("index"),
          "Runs one sample; never raises for the sample's own failure: {'sample', 'ok', 'error', 'parameters' "

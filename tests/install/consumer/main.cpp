@@ -1,6 +1,7 @@
 // Consumer of an installed mechdyn: builds a two-link planar arm in code, prints its
 // mass matrix M(q) and checks it against the closed form; then reads a one-body model
-// from YAML text, which needs the library's private yaml-cpp dependency to link.
+// from YAML text, which needs the library's private yaml-cpp dependency to link, and
+// evaluates an effort expression of t, which needs its private muParser dependency.
 //
 // Two links rotating about z, link 1 of length l1 with com at c1 on its axis, link 2
 // with com at c2; I1, I2 the z moments about the coms. With θ2 the elbow angle
@@ -15,6 +16,7 @@
 
 #include <mechdyn/dynamics/crba.hpp>
 #include <mechdyn/dynamics/explicit_jsim.hpp>
+#include <mechdyn/evaluation/time_expressions.hpp>
 #include <mechdyn/io/model_file.hpp>
 #include <mechdyn/model/data.hpp>
 #include <mechdyn/model/model.hpp>
@@ -72,7 +74,13 @@ int main() {
       "<inline>");
   std::cout << "parsed '" << from_text.name << "' with nv = " << from_text.nv << "\n";
 
-  const bool ok = error < 1e-12 && from_text.nv == 1;
+  // 2 sin(t) + 1 at t = π/6 is 2 · 1/2 + 1 = 2.
+  TimeExpressions effort({"2 * sin(t) + 1"}, "tau");
+  VecX tau(1);
+  effort.evaluate(std::acos(-1.0) / 6.0, tau);
+  std::cout << "tau(pi/6) = " << tau[0] << "\n";
+
+  const bool ok = error < 1e-12 && from_text.nv == 1 && std::abs(tau[0] - 2.0) < 1e-12;
   std::cout << (ok ? "consumer OK" : "consumer FAILED") << "\n";
   return ok ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 // Time-dependent efforts and accelerations from muParser expressions. See the header.
-#include "time_expressions.hpp"
+#include "mechdyn/evaluation/time_expressions.hpp"
 
 #include <muParser.h>
 
