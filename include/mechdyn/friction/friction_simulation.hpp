@@ -10,21 +10,27 @@
 // Stick–slip (docs/friction.md): v̇ from forward_dynamics_with_friction.hpp, which holds
 // a joint at rest (v = 0 exactly) stuck while its holding effort stays within static
 // friction. A Coulomb–viscous or Stribeck joint that is moving can only come to rest
-// through a velocity reversal event: when a step (RK4 step, or DOPRI5 output interval)
-// ends with the sign of v_k changed (or v_k = 0), the crossing time is located by the
-// Illinois variant of regula falsi (each trial re-integrates from the start of the step
-// to the trial time) to within event_time_tolerance, the state is taken there, v_k is set
-// to exactly 0, and the integration resumes from that time: the joint then sticks or
-// slips back as forward dynamics decides. During the search every moving switching
-// joint's friction direction is held at its sign at the step start (the smooth
-// continuation of the motion; FrictionSolverOptions::frozen_direction), so no trial mixes
-// the two friction branches and the located time is the stop of the true motion to the
-// integrator's accuracy (closed-form incline: 1e-12 s, tests/reference). Error bound: the
-// velocity reset changes v_k by at most |q̈_k| · event_time_tolerance.
-// Rest band: within a step the adaptive integrator may reach v_k ≈ 0 without a sign
-// change at the step end (the Filippov sliding of a sign function); forward dynamics
-// therefore counts |v_k| ≤ solver.rest_velocity (1e-9) as rest, and after each chunk a
-// joint held stuck inside the band gets v_k = 0 exactly. Creep bound: rest_velocity
+// through a velocity reversal event. Every step (RK4 step, or DOPRI5 output interval) is
+// integrated with each moving switching joint's friction direction held at its sign at the
+// step start (the smooth continuation of the motion through v = 0;
+// FrictionSolverOptions::frozen_direction; joints at rest keep the switching law): until a
+// moving joint stops this is the true motion, and a stop shows as a sign change of v_k at
+// the step end (or v_k = 0). The crossing time is then located by the Illinois variant of
+// regula falsi on the same held motion (each trial re-integrates from the start of the
+// step to the trial time) to within event_time_tolerance, the state is taken there, v_k is
+// set to exactly 0, and the integration resumes from that time under the switching law:
+// the joint then sticks or slips back as forward dynamics decides. No trial mixes the two
+// friction branches, so the located time is the stop of the true motion to the
+// integrator's accuracy (closed-form incline: 1e-12 s; torsion pendulum: RK4's phase
+// error; tests/reference). Error bound: the velocity reset changes v_k by at most
+// |q̈_k| · event_time_tolerance. (Before issue 25 the step was first tried under the
+// switching law, whose last stages already saw the reversed friction and could keep v_k
+// on its side: a stop late in an RK4 step was missed, an error of first order in the step.)
+// Rest band: a joint that starts a step at rest follows the switching law, within which
+// the adaptive integrator may reach v_k ≈ 0 without a sign change at the step end (the
+// Filippov sliding of a sign function); forward dynamics therefore counts
+// |v_k| ≤ solver.rest_velocity (1e-9) as rest, and after each chunk a joint held stuck
+// inside the band gets v_k = 0 exactly. Creep bound: rest_velocity
 // times one step (1e-12 rad or m at the default step), then none.
 //
 // friction_state_derivative reads Model, q, v, z, tau and writes data.friction_state = z
