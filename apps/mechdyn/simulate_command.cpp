@@ -1,6 +1,10 @@
 // mechdyn simulate: forward dynamics under efforts tau(t), or inverse dynamics along
 // prescribed accelerations a(t), integrated in time (RK4 or Dormand–Prince 5(4)),
 // written as CSV: t, q, v, a, tau, joint reactions, kinetic and potential energy.
+// A tree's forward run is the library's simulate (evaluation/simulate.hpp, the run behind
+// Python's simulate and sweeps), its rows written by an observer; the inverse run
+// integrates the prescribed accelerations here; models with loops: closed_chain_simulation.cpp
+// (the library's evaluation/closed_chain_run.hpp); flexible bodies: flexible_simulation.cpp.
 // Options come from a scenario file (docs/cli.md) and command-line flags, flags winning.
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
@@ -23,15 +27,12 @@
 #include "csv_output.hpp"
 #include "flexible_simulation.hpp"
 #include "scenario_file.hpp"
-#include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/energy.hpp"
-#include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/evaluation/simulate.hpp"
 #include "mechdyn/evaluation/time_expressions.hpp"
-#include "mechdyn/friction/forward_dynamics_with_friction.hpp"
-#include "mechdyn/friction/friction_simulation.hpp"
 #include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "mechdyn/model/data.hpp"
@@ -141,6 +142,10 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
                               model.initial_configuration.size() > 0 ? model.initial_configuration
                                                                      : model.neutral_configuration())
                .values;
+  // Forward: the library's simulate normalises q0's quaternions itself (the same
+  // division), so it receives q0 as given, once the check here has refused a bad norm
+  // with the CLI's message; normalising twice could move a component by an ulp.
+  const VecX q_given = q;
   check_and_normalize_quaternions(model, q, "q0");
   VecX v = parse_start_values(s.v0, "v0", model, StartLevel::Velocity, VecX::Zero(nv)).values;
   const bool forward = s.mode == "forward";
@@ -148,14 +153,9 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   // (common.hpp, docs/cli.md "Which method").
   const bool recursive = resolve_method(s.method, model) == "recursive";
   // Each Data holds only the dense workspaces its method uses (model/data.hpp): none for
-  // the recursive method, M (and its Lᵀ D L factor in forward mode) for the explicit
-  // one, M and the stick-set matrix for forward dynamics with friction.
-  const DenseWorkspace explicit_needs =
-      recursive ? DenseWorkspace::None
-                : DenseWorkspace::MassMatrix | (forward ? DenseWorkspace::MassMatrixFactor : DenseWorkspace::None);
-  const DenseWorkspace friction_needs = with_friction && forward
-                                            ? DenseWorkspace::MassMatrix | DenseWorkspace::Friction
-                                            : DenseWorkspace::None;
+  // the recursive method, M for the explicit one (inverse mode; the forward run is the
+  // library's simulate, evaluation/simulate.hpp, with its own Data).
+  const DenseWorkspace explicit_needs = recursive ? DenseWorkspace::None : DenseWorkspace::MassMatrix;
   std::vector<std::string> source = forward ? s.tau.value_or(std::vector<std::string>())
                                             : s.accelerations.value_or(std::vector<std::string>());
   const char* source_name = forward ? "tau" : "accelerations";
@@ -164,76 +164,6 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     throw UsageError(std::string(source_name) + " has " + std::to_string(source.size()) +
                      " expressions, the model needs " + std::to_string(nv) + " (nv)");
   TimeExpressions expressions(source, source_name);
-
-  // Right-hand side v̇ = a(t, q, v); its own Data, allocated once.
-  Data dynamics_data(model, explicit_needs);
-  VecX effort = VecX::Zero(nv);
-  AccelerationFunction acceleration;
-  if (forward) {
-    acceleration = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv,
-                       Eigen::Ref<VecX> a) {
-      if (!qq.allFinite() || !vv.allFinite()) throw SolverError("the state became non-finite at t = " + format_number(t) + " s");
-      expressions.evaluate(t, effort);
-      try {
-        a = recursive ? aba(model, dynamics_data, qq, vv, effort)
-                      : explicit_forward_dynamics(model, dynamics_data, qq, vv, effort);
-      } catch (const SolverError& e) {
-        throw SolverError(std::string(e.what()) + " at t = " + format_number(t) + " s");
-      }
-    };
-  } else {
-    acceleration = [&](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> a) {
-      expressions.evaluate(t, a);
-    };
-  }
-  std::unique_ptr<Rk4Integrator> rk4;
-  std::unique_ptr<DormandPrinceIntegrator> dopri5;
-  std::unique_ptr<FrictionSimulation> friction_simulation;
-  VecX z = VecX::Zero(nv);  // LuGre bristle deflections (friction/friction_simulation.hpp)
-  // Inverse mode with friction: x = (q, v, z), a prescribed, ż from the LuGre joints.
-  ExtendedDerivativeFunction inverse_with_friction = [&](double t, const Eigen::Ref<const VecX>& qq,
-                                                         const Eigen::Ref<const VecX>& vv,
-                                                         const Eigen::Ref<const VecX>& zz, Eigen::Ref<VecX> a,
-                                                         Eigen::Ref<VecX> z_rate) {
-    expressions.evaluate(t, a);
-    dynamics_data.friction_state = zz;
-    inverse_dynamics_with_friction(model, dynamics_data, qq, vv, a, LuGreEvaluation::State);
-    z_rate = dynamics_data.friction_state_rate;
-  };
-  if (with_friction) {
-    FrictionSimulationOptions options;
-    options.adaptive = s.integrator == "dopri5";
-    options.step = s.step;
-    options.dormand_prince.relative_tolerance = s.rtol;
-    options.dormand_prince.absolute_tolerance = s.atol;
-    options.dormand_prince.min_step = std::min(1e-12, 1e-6 * s.step);
-    options.dormand_prince.budget = &budget;
-    options.budget = &budget;
-    if (forward) {
-      friction_simulation = std::make_unique<FrictionSimulation>(
-          model, [&](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) {
-            expressions.evaluate(t, out);
-          }, options);
-    } else if (options.adaptive) {
-      DormandPrinceOptions dp = options.dormand_prince;
-      dp.max_step = s.step;
-      dopri5 = std::make_unique<DormandPrinceIntegrator>(model, inverse_with_friction, static_cast<int>(nv), dp);
-    } else {
-      rk4 = std::make_unique<Rk4Integrator>(model, inverse_with_friction, static_cast<int>(nv));
-      rk4->set_budget(&budget);
-    }
-  } else if (s.integrator == "rk4") {
-    rk4 = std::make_unique<Rk4Integrator>(model, acceleration);
-    rk4->set_budget(&budget);
-  } else {
-    DormandPrinceOptions options;
-    options.relative_tolerance = s.rtol;
-    options.absolute_tolerance = s.atol;
-    options.max_step = s.step;
-    options.min_step = std::min(1e-12, 1e-6 * s.step);
-    options.budget = &budget;
-    dopri5 = std::make_unique<DormandPrinceIntegrator>(model, acceleration, options);
-  }
 
   CsvOutput csv(s.output, standard_output);  // rows stream out as they are computed
   std::ostream& out = csv.stream();
@@ -259,25 +189,16 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   // at t = 0 (an expression not finite there) leaves standard output empty.
   bool header_written = false;
 
-  Data row_data(model, explicit_needs | friction_needs);
-  VecX a = VecX::Zero(nv), tau = VecX::Zero(nv);
+  // One CSV row from the state, q̈ and τ at it, and the Data on which they were computed
+  // (for the reactions, energies and joint loads; with friction it holds the friction
+  // efforts of that computation).
   std::string row;
-  auto write_row = [&](double t) {
-    if (forward) {
-      expressions.evaluate(t, tau);
-      a = recursive ? aba(model, row_data, q, v, tau) : explicit_forward_dynamics(model, row_data, q, v, tau);
-    } else {
-      expressions.evaluate(t, a);
-      tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
-    }
-    if (with_friction) {  // a (forward) or tau (inverse) with joint friction
-      row_data.friction_state = z;
-      if (forward) a = forward_dynamics_with_friction(model, row_data, q, v, tau);
-      else tau = inverse_dynamics_with_friction(model, row_data, q, v, a, LuGreEvaluation::State);
-    }
-    joint_reactions(model, row_data, q, v, a);
-    const double kinetic = kinetic_energy(model, row_data, q, v);
-    const double potential = potential_energy(model, row_data, q);
+  long rows = 0;
+  auto write_row = [&](double t, const VecX& q, const VecX& v, const VecX& a, const VecX& tau, const VecX& z,
+                       Data& data) {
+    joint_reactions(model, data, q, v, a);
+    const double kinetic = kinetic_energy(model, data, q, v);
+    const double potential = potential_energy(model, data, q);
     row = format_number(t);
     auto add = [&](double x) {
       if (!std::isfinite(x)) {
@@ -294,21 +215,21 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     for (Eigen::Index i = 0; i < nv; ++i) add(a[i]);
     for (Eigen::Index i = 0; i < nv; ++i) add(tau[i]);
     for (int l = 0; l < model.num_bodies(); ++l) {
-      for (int k = 0; k < 3; ++k) add(row_data.reaction_force[l][k]);
-      for (int k = 0; k < 3; ++k) add(row_data.reaction_torque[l][k]);
+      for (int k = 0; k < 3; ++k) add(data.reaction_force[l][k]);
+      for (int k = 0; k < 3; ++k) add(data.reaction_torque[l][k]);
     }
     add(kinetic);
     add(potential);
     if (with_loads) {
-      joint_load_decomposition(model, row_data);  // from the reactions above
+      joint_load_decomposition(model, data);  // from the reactions above
       for (int l = 0; l < model.num_bodies(); ++l) {
-        add(row_data.constraint_torque[l]);
-        add(row_data.constraint_force[l]);
-        add(row_data.axial_load[l]);
-        if (model.joints[l].friction && model.joints[l].friction->load) add(row_data.normal_load[l]);
+        add(data.constraint_torque[l]);
+        add(data.constraint_force[l]);
+        add(data.axial_load[l]);
+        if (model.joints[l].friction && model.joints[l].friction->load) add(data.normal_load[l]);
       }
       if (with_friction) {
-        for (Eigen::Index i = 0; i < nv; ++i) add(row_data.friction_effort[i]);
+        for (Eigen::Index i = 0; i < nv; ++i) add(data.friction_effort[i]);
         for (const Joint& j : model.joints)
           if (j.friction && j.friction->model == FrictionModel::LuGre) add(z[j.v_index]);
       }
@@ -319,25 +240,88 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     out << row;
     csv.check();  // a full disk or a closed pipe stops the run here (status 3)
     poses.write(t, q);
+    ++rows;
   };
 
-  auto time_at = [&](long k) { return k == intervals ? s.duration : static_cast<double>(k) * s.step; };
   ProgressBar progress;
-  long rows = 0;
-  write_row(0.0);
-  ++rows;
-  for (long k = 1; k <= intervals; ++k) {
-    const double t0 = time_at(k - 1), t1 = time_at(k);
-    if (friction_simulation) friction_simulation->advance(t0, t1, q, v, z);
-    else if (with_friction && rk4) rk4->step(t0, t1 - t0, q, v, z);
-    else if (with_friction) dopri5->advance(t0, t1, q, v, z);
-    else if (rk4) rk4->step(t0, t1 - t0, q, v);
-    else dopri5->advance(t0, t1, q, v);
-    if (k % s.every == 0 || k == intervals) {
-      write_row(t1);
-      ++rows;
+  if (forward) {
+    // The library's run (evaluation/simulate.hpp): explicit forward dynamics or ABA, or
+    // the friction equation with stick–slip events and LuGre states; RK4 or DOPRI5; each
+    // output row to the observer, with q̈ and the row's Data from its one forward pass.
+    SimulationOptions options;
+    options.duration = s.duration;
+    options.step = s.step;
+    options.adaptive = s.integrator == "dopri5";
+    options.relative_tolerance = s.rtol;
+    options.absolute_tolerance = s.atol;
+    options.method = recursive ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
+    options.every = s.every;
+    options.max_steps = s.max_steps.value_or(default_step_budget(intervals));
+    options.max_wall_time = s.max_wall_time;
+    options.progress = [&progress](double fraction) { progress.update(fraction); };
+    simulate(model, q_given, v,
+             [&expressions](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> tau) {
+               expressions.evaluate(t, tau);
+             },
+             options,
+             [&](SimulationRow& r) { write_row(r.time, r.q, r.v, r.a, r.tau, r.friction_state, r.data); });
+  } else {
+    // Inverse: the prescribed accelerations integrated from (q0, v0); the efforts at each
+    // row by inverse dynamics (with joint friction: τ + τ_f, the LuGre states z integrated
+    // along, x = (q, v, z)).
+    Data dynamics_data(model, explicit_needs);
+    std::unique_ptr<Rk4Integrator> rk4;
+    std::unique_ptr<DormandPrinceIntegrator> dopri5;
+    VecX z = VecX::Zero(nv);  // LuGre bristle deflections (friction/friction_simulation.hpp)
+    AccelerationFunction acceleration = [&](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&,
+                                            Eigen::Ref<VecX> a) { expressions.evaluate(t, a); };
+    ExtendedDerivativeFunction inverse_with_friction = [&](double t, const Eigen::Ref<const VecX>& qq,
+                                                           const Eigen::Ref<const VecX>& vv,
+                                                           const Eigen::Ref<const VecX>& zz, Eigen::Ref<VecX> a,
+                                                           Eigen::Ref<VecX> z_rate) {
+      expressions.evaluate(t, a);
+      dynamics_data.friction_state = zz;
+      inverse_dynamics_with_friction(model, dynamics_data, qq, vv, a, LuGreEvaluation::State);
+      z_rate = dynamics_data.friction_state_rate;
+    };
+    DormandPrinceOptions dp;
+    dp.relative_tolerance = s.rtol;
+    dp.absolute_tolerance = s.atol;
+    dp.max_step = s.step;
+    dp.min_step = std::min(1e-12, 1e-6 * s.step);
+    dp.budget = &budget;
+    if (s.integrator == "rk4") {
+      rk4 = with_friction ? std::make_unique<Rk4Integrator>(model, inverse_with_friction, static_cast<int>(nv))
+                          : std::make_unique<Rk4Integrator>(model, acceleration);
+      rk4->set_budget(&budget);
+    } else {
+      dopri5 = with_friction
+                   ? std::make_unique<DormandPrinceIntegrator>(model, inverse_with_friction, static_cast<int>(nv), dp)
+                   : std::make_unique<DormandPrinceIntegrator>(model, acceleration, dp);
     }
-    progress.update(static_cast<double>(k) / static_cast<double>(intervals));
+
+    Data row_data(model, explicit_needs);
+    VecX a = VecX::Zero(nv), tau = VecX::Zero(nv);
+    auto inverse_row = [&](double t) {
+      expressions.evaluate(t, a);
+      tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
+      if (with_friction) {
+        row_data.friction_state = z;
+        tau = inverse_dynamics_with_friction(model, row_data, q, v, a, LuGreEvaluation::State);
+      }
+      write_row(t, q, v, a, tau, z, row_data);
+    };
+    auto time_at = [&](long k) { return k == intervals ? s.duration : static_cast<double>(k) * s.step; };
+    inverse_row(0.0);
+    for (long k = 1; k <= intervals; ++k) {
+      const double t0 = time_at(k - 1), t1 = time_at(k);
+      if (with_friction && rk4) rk4->step(t0, t1 - t0, q, v, z);
+      else if (with_friction) dopri5->advance(t0, t1, q, v, z);
+      else if (rk4) rk4->step(t0, t1 - t0, q, v);
+      else dopri5->advance(t0, t1, q, v);
+      if (k % s.every == 0 || k == intervals) inverse_row(t1);
+      progress.update(static_cast<double>(k) / static_cast<double>(intervals));
+    }
   }
   progress.finish();
 

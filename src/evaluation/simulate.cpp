@@ -1,4 +1,4 @@
-// Forward simulation with results as arrays. See evaluation/simulate.hpp.
+// Forward simulation, rows to an observer or as arrays. See evaluation/simulate.hpp.
 #include "mechdyn/evaluation/simulate.hpp"
 
 #include <algorithm>
@@ -66,8 +66,8 @@ void normalize_start(const Model& model, VecX& q) {
 
 }  // namespace
 
-SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
-                          const EffortFunction& effort, const SimulationOptions& options) {
+void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
+              const EffortFunction& effort, const SimulationOptions& options, const SimulationObserver& observer) {
   check_options(options);
   require_rigid_bodies(model, model.name, "simulate");
   const Eigen::Index nq = model.nq, nv = model.nv;
@@ -94,7 +94,15 @@ SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, 
   const bool loops = !model.loops.empty();
   const bool friction = !loops && has_joint_friction(model);
   const bool recursive = options.method == DynamicsMethod::Recursive;
-  Data data(model), row_data(model);
+  // Only the dense workspaces the chosen dynamics use (model/data.hpp): none for ABA, so
+  // that a recursive run's memory grows as O(n) (a 2000-body chain under the CLI's
+  // address-space test, tests/unit/test_cli_scale.cpp); a missing group would be
+  // allocated on first use.
+  const DenseWorkspace dense = loops      ? DenseWorkspace::All
+                               : friction ? DenseWorkspace::MassMatrix | DenseWorkspace::Friction
+                               : recursive ? DenseWorkspace::None
+                                           : DenseWorkspace::MassMatrix | DenseWorkspace::MassMatrixFactor;
+  Data data(model, dense), row_data(model, dense);
   if (loops && data.passive_dofs.empty())
     throw ModelError("model '" + model.name + "' has loops but no passive joint: mark the passive joints actuated: false");
 
@@ -149,33 +157,20 @@ SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, 
     project_velocities(model, row_data, q, v);
   }
 
-  const long rows = intervals == 0 ? 1 : 1 + intervals / options.every + (intervals % options.every != 0 ? 1 : 0);
-  SimulationResult result;
-  result.time.resize(rows);
-  result.q.resize(rows, nq);
-  result.v.resize(rows, nv);
-  result.a.resize(rows, nv);
-  result.tau.resize(rows, nv);
-  long row = 0;
+  VecX row_a = VecX::Zero(nv);
   auto record = [&](double t) {
     efforts(t, q, v, row_tau);
     if (loops) {
-      result.a.row(row) = constrained_forward_dynamics(model, row_data, q, v, row_tau).transpose();
+      row_a = constrained_forward_dynamics(model, row_data, q, v, row_tau);
     } else if (friction) {
       row_data.friction_state = z;
-      result.a.row(row) = forward_dynamics_with_friction(model, row_data, q, v, row_tau).transpose();
+      row_a = forward_dynamics_with_friction(model, row_data, q, v, row_tau);
     } else {
-      result.a.row(row) = (recursive ? aba(model, row_data, q, v, row_tau)
-                                     : explicit_forward_dynamics(model, row_data, q, v, row_tau))
-                              .transpose();
+      row_a = recursive ? aba(model, row_data, q, v, row_tau) : explicit_forward_dynamics(model, row_data, q, v, row_tau);
     }
-    result.time[row] = t;
-    result.q.row(row) = q.transpose();
-    result.v.row(row) = v.transpose();
-    result.tau.row(row) = row_tau.transpose();
-    if (!result.a.row(row).allFinite())
-      throw SolverError("a result became non-finite at t = " + number(t) + " s");
-    ++row;
+    if (!row_a.allFinite()) throw SolverError("a result became non-finite at t = " + number(t) + " s");
+    SimulationRow row{t, q, v, row_a, row_tau, z, row_data};
+    if (observer) observer(row);
   };
   auto time_at = [&](long k) { return k == intervals ? options.duration : static_cast<double>(k) * options.step; };
   record(0.0);
@@ -191,6 +186,34 @@ SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, 
     if (k % options.every == 0 || k == intervals) record(t1);
     if (options.progress) options.progress(static_cast<double>(k) / static_cast<double>(intervals));
   }
+}
+
+SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
+                          const EffortFunction& effort, const SimulationOptions& options) {
+  check_options(options);
+  const long intervals =
+      options.duration == 0.0
+          ? 0
+          : std::max(1L, static_cast<long>(std::ceil(options.duration / options.step * (1.0 - 1e-12))));
+  const long rows = intervals == 0 ? 1 : 1 + intervals / options.every + (intervals % options.every != 0 ? 1 : 0);
+  SimulationResult result;
+  long row = 0;
+  // The arrays are sized once the run's own checks have passed (the first row).
+  simulate(model, q0, v0, effort, options, [&](SimulationRow& r) {
+    if (row == 0) {
+      result.time.resize(rows);
+      result.q.resize(rows, model.nq);
+      result.v.resize(rows, model.nv);
+      result.a.resize(rows, model.nv);
+      result.tau.resize(rows, model.nv);
+    }
+    result.time[row] = r.time;
+    result.q.row(row) = r.q.transpose();
+    result.v.row(row) = r.v.transpose();
+    result.a.row(row) = r.a.transpose();
+    result.tau.row(row) = r.tau.transpose();
+    ++row;
+  });
   return result;
 }
 

@@ -10,8 +10,9 @@
 //   loops           constrained forward dynamics (constraints/constrained_forward_dynamics.hpp,
 //                   EC eqs. 25–26) from an assembled start, the state projected back onto
 //                   Φ = 0, J v = 0 after every output interval (constraints/drift_control.hpp).
-// The same choices and the same sequence of operations as the CLI's simulate, so that a
-// row here equals the CLI's row to the last bit for the same inputs.
+// A tree's forward run here is `mechdyn simulate`'s (its rows written by an observer,
+// SimulationRow); with loops it makes the same choices as the CLI's closed-chain run with
+// rk4/dopri5 (tests/unit/test_sweep_and_simulate.cpp compares the two).
 //
 // Output grid: K = ⌈duration / step⌉ intervals, the last ending at `duration`; a row at
 // t = 0, then every `every`-th interval and the last one. Rows hold t, q, v, q̈ (at the
@@ -51,6 +52,29 @@ struct SimulationResult {
   MatX a;     // rows × nv: q̈ at the row's state
   MatX tau;   // rows × nv: the efforts at the row
 };
+
+/// One output row, as simulate's observer receives it: the state, q̈ and τ at the row (q̈
+/// from the same dynamics as the run's), the LuGre bristle states (joint friction; zeros
+/// otherwise), and the row's Data, whose kinematics stage and dynamics terms hold this
+/// state after q̈ was computed: an observer computes further terms from it (reactions,
+/// energies, joint loads) without another forward-dynamics pass. `mechdyn simulate`'s
+/// forward run of a tree writes its CSV rows this way.
+struct SimulationRow {
+  double time = 0.0;
+  const VecX& q;               // nq
+  const VecX& v;               // nv
+  const VecX& a;               // nv: q̈
+  const VecX& tau;             // nv: the efforts
+  const VecX& friction_state;  // nv: LuGre z (joint friction), zeros otherwise
+  Data& data;                  // the row's workspace (valid during the call only)
+};
+using SimulationObserver = std::function<void(SimulationRow&)>;
+
+/// The same run, each output row handed to `observer` as it is computed (nothing is held:
+/// the memory does not grow with the duration). An exception from the observer stops the
+/// run and propagates.
+void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
+              const EffortFunction& effort, const SimulationOptions& options, const SimulationObserver& observer);
 
 /// Simulates from (q0, v0) under `effort` (writes nv efforts at (t, q, v); may be empty:
 /// zero efforts). Throws InvalidArgument on sizes, non-finite or bad options, a
