@@ -178,6 +178,7 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
   std::unique_ptr<AugmentedLagrangianTrapezoidal> ali3p;
   std::unique_ptr<AugmentedLagrangianDynamics> row_dynamics;
   AugmentedLagrangianTrapezoidalOptions ali3p_options = s.ali3p;
+  ali3p_options.screen_singularity = false;  // the run screens after every output interval itself
   if (s.ali3p_adaptive) {  // error control with the run's tolerances, steps of at most `step`
     ali3p_options.adaptive = true;
     ali3p_options.relative_tolerance = s.relative_tolerance;

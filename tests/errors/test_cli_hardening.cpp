@@ -628,7 +628,10 @@ TEST(Issue16, Defect10EveryBundledModelRunsWithNoFlags) {
       "five_axis_tree",    "five_axis_tree_coulomb_viscous", "five_axis_tree_stribeck", "floating_base",
       "four_bar",          "panda_7dof",                     "planar_3dof_arm",         "slider_crank",
       "three_loop_mechanism", "schoenflies_2ups_2upu",        "ups_3ups_upu_s",         "flexible_arm",
-      "rrru_3_flexible",   "rrru_3_rigid"};
+      "rrru_3_flexible",   "rrru_3_rigid",
+      // the IFToMM benchmark problems (docs/closed-chains.md)
+      "iftomm_a01_pendulum", "iftomm_a04_bricard", "iftomm_spatial_slider_crank", "n_four_bar_1", "n_four_bar_2",
+      "n_four_bar_40"};
   // The list above must be every file in examples/models but the rover (flexible_arm runs
   // with Newmark since issue 11's second part).
   FILE* listing = ::popen(("ls " + source_path("examples/models") + " | grep -c '\\.yaml$'").c_str(), "r");
