@@ -120,6 +120,7 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
   options.step = s.step;
   options.relative_tolerance = s.rtol;
   options.absolute_tolerance = s.atol;
+  options.ali3p_adaptive = s.ali3p_adaptive;
   options.every = s.every;
   options.budget = s.budget;
   options.start.kept_positions = q_start.named;

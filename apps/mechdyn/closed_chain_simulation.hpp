@@ -25,6 +25,7 @@ struct ClosedChainSettings {
   std::optional<std::vector<std::string>> accelerations;  // inverse: actuated accelerations a_a(t)
   std::optional<std::string> q0, v0;
   double duration = 1.0, step = 1e-3, rtol = 1e-8, atol = 1e-10;
+  bool ali3p_adaptive = false;  // ali3p with error control (rtol/atol stated)
   std::string integrator = "rk4";
   std::string output;
   std::string poses;  // --poses FILE (body_poses.hpp); empty: none

@@ -90,8 +90,8 @@ void read_scenario_text(const std::string& text, const std::string& path, Settin
     else if (key == "duration") s.duration = scenario_number(value, element);
     else if (key == "step") s.step = scenario_number(value, element);
     else if (key == "integrator") s.integrator = scalar();
-    else if (key == "rtol") s.rtol = scenario_number(value, element);
-    else if (key == "atol") s.atol = scenario_number(value, element);
+    else if (key == "rtol") s.rtol = scenario_number(value, element), s.tolerances_given = true;
+    else if (key == "atol") s.atol = scenario_number(value, element), s.tolerances_given = true;
     else if (key == "method") s.method = scalar();
     else if (key == "every") s.every = scenario_integer(value, element);
     else if (key == "max_steps") s.max_steps = scenario_integer(value, element);

@@ -24,6 +24,7 @@ struct Settings {
   double step = 1e-3;
   std::string integrator = "auto";  // auto: rk4 for rigid models, newmark with flexible bodies
   double rtol = 1e-8, atol = 1e-10;
+  bool tolerances_given = false;  // rtol or atol stated (scenario key or flag): ali3p then controls its error
   std::string method = "auto";  // auto: explicit while nv <= 16, else recursive (common.hpp resolve_method)
   std::string output;  // empty: standard output
   long every = 1;

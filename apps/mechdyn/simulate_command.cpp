@@ -72,8 +72,8 @@ Settings resolve(const SimulateFlags& f) {
   if (f.has("--duration")) s.duration = f.duration;
   if (f.has("--step")) s.step = f.step;
   if (f.has("--integrator")) s.integrator = f.integrator;
-  if (f.has("--rtol")) s.rtol = f.rtol;
-  if (f.has("--atol")) s.atol = f.atol;
+  if (f.has("--rtol")) s.rtol = f.rtol, s.tolerances_given = true;
+  if (f.has("--atol")) s.atol = f.atol, s.tolerances_given = true;
   if (f.has("--method")) s.method = f.method;
   if (f.has("--output")) s.output = f.output;
   if (f.has("--every")) s.every = f.every;
@@ -126,6 +126,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     c.mode = s.mode, c.tau = s.tau, c.velocities = s.velocities, c.accelerations = s.accelerations;
     c.q0 = s.q0, c.v0 = s.v0, c.duration = s.duration, c.step = s.step, c.rtol = s.rtol, c.atol = s.atol;
     c.integrator = s.integrator, c.output = s.output, c.every = s.every, c.budget = &budget;
+    c.ali3p_adaptive = s.integrator == "ali3p" && s.tolerances_given;
     c.poses = flags.poses;
     run_closed_chain_simulation(model, c, standard_output);
     return;
@@ -354,8 +355,8 @@ void add_simulate_command(CLI::App& app, CommandRunner& selected) {
   g["--duration"] = sub->add_option("--duration", f->duration, "simulated time in s (default 1)");
   g["--step"] = sub->add_option("--step", f->step, "output interval in s; the RK4 step; the largest DOPRI5 step (default 1e-3)");
   g["--integrator"] = sub->add_option("--integrator", f->integrator, "rk4 (default for rigid models, fixed step), dopri5 (adaptive); ali3p (models with loops: implicit augmented Lagrangian, stays on the branch through singular configurations, O(n) per step); newmark (default with flexible bodies) or hht (HHT-alpha -0.1)")->check(CLI::IsMember({"rk4", "dopri5", "ali3p", "newmark", "hht"}));
-  g["--rtol"] = sub->add_option("--rtol", f->rtol, "dopri5 relative tolerance (default 1e-8)");
-  g["--atol"] = sub->add_option("--atol", f->atol, "dopri5 absolute tolerance (default 1e-10)");
+  g["--rtol"] = sub->add_option("--rtol", f->rtol, "dopri5 relative tolerance (default 1e-8); with ali3p: error control, steps of at most --step");
+  g["--atol"] = sub->add_option("--atol", f->atol, "dopri5 absolute tolerance (default 1e-10); with ali3p: error control");
   g["--method"] = sub->add_option("--method", f->method,
                                   "auto (default: explicit while nv <= 16, else recursive), explicit, or recursive (ABA, RNEA)")
                       ->check(CLI::IsMember({"auto", "explicit", "recursive"}));

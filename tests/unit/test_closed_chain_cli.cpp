@@ -128,6 +128,32 @@ TEST(ClosedChainCli, Ali3pCarriesTheNFourBarThroughEverySingularCrossing) {
   EXPECT_NE(r.err.find("from t = 0.7"), std::string::npos) << r.err;  // the first, θ = 0 at t ≈ 0.72 s
 }
 
+// With --rtol/--atol stated, ali3p controls its error: at an output interval of 0.1 s
+// (as a fixed step, 0.1 s is far too coarse: checked) every row stays within the
+// benchmark's 1e-3 m of the exact motion.
+TEST(ClosedChainCli, Ali3pWithTolerancesControlsItsError) {
+  const int n = 2;
+  const std::string model = write_temporary_file("n_four_bar_2.yaml", testing::n_four_bar_text(n));
+  const std::string start = " --q0 1.5707963267948966,-1.5707963267948966,1.5707963267948966,-1.5707963267948966,"
+                            "1.5707963267948966 --v0 -1,1,-1,1,-1 --duration 10 --step 0.1";
+  auto worst = [&](const std::string& flags) {
+    const auto r = run_cli("simulate " + model + " --integrator ali3p" + start + flags);
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::vector<double> t = column(r.out, "t_s"), crank = column(r.out, "q_crank0_joint_rad");
+    EXPECT_EQ(t.size(), 101u);
+    testing::NFourBarReference reference(n);
+    double error = 0.0;
+    for (std::size_t k = 1; k < t.size() && k < crank.size(); ++k) {
+      reference.advance(t[k] - t[k - 1]);
+      error = std::max(error, std::hypot(std::cos(crank[k]) - std::cos(reference.angle()),
+                                         std::sin(crank[k]) - std::sin(reference.angle())));
+    }
+    return error;
+  };
+  EXPECT_LT(worst(" --rtol 1e-6 --atol 1e-9"), 1e-3);
+  EXPECT_GT(worst(""), 1e-2);  // the same interval as a fixed step
+}
+
 TEST(ClosedChainCli, Ali3pIsForModelsWithLoops) {
   const auto r = run_cli("simulate " + source_path("examples/models/five_axis_tree.yaml") + " --integrator ali3p");
   EXPECT_EQ(r.status, 2);
