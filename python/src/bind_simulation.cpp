@@ -177,7 +177,7 @@ void bind_simulation(py::module_& m) {
   m.def("simulate_closed_chain", [](std::shared_ptr<Model> model, py::handle q0, py::handle v0, py::handle tau,
                                     const std::string& mode, py::handle accelerations, py::handle velocities,
                                     double duration, double step, const std::string& integrator, long every,
-                                    double rtol, double atol) {
+                                    double rtol, double atol, bool adaptive) {
     if (!model) throw InvalidArgument("simulate_closed_chain: model is None");
     if (model->loops.empty()) throw InvalidArgument("simulate_closed_chain: model '" + model->name + "' has no loops (use simulate)");
     if (mode != "forward" && mode != "inverse") throw InvalidArgument("mode must be 'forward' or 'inverse', got '" + mode + "'");
@@ -194,6 +194,9 @@ void bind_simulation(py::module_& m) {
     options.every = every;
     options.relative_tolerance = rtol;
     options.absolute_tolerance = atol;
+    if (adaptive && *chosen != ClosedChainIntegrator::Ali3p)
+      throw InvalidArgument("adaptive is for integrator 'ali3p' (dopri5 always controls its error)");
+    options.ali3p_adaptive = adaptive;
     ClosedChainTrajectory r;
     std::vector<std::string> warnings;
     options.warning = [&warnings](const std::string& line) { warnings.push_back(line); };
@@ -268,11 +271,11 @@ void bind_simulation(py::module_& m) {
   }, py::arg("model"), py::arg("q0") = py::none(), py::arg("v0") = py::none(), py::arg("tau") = py::none(),
      py::arg("mode") = "forward", py::arg("accelerations") = py::none(), py::arg("velocities") = py::none(),
      py::arg("duration") = 1.0, py::arg("step") = 1e-3, py::arg("integrator") = "rk4", py::arg("every") = 1,
-     py::arg("rtol") = 1e-8, py::arg("atol") = 1e-10,
+     py::arg("rtol") = 1e-8, py::arg("atol") = 1e-10, py::arg("adaptive") = false,
      "Simulation of a model with loops (the library run behind `mechdyn simulate`, evaluation/closed_chain_run.hpp): "
      "forward (tau on the actuated coordinates: None, na numbers, na expressions of t, or a callable tau(t)) with "
      "integrator 'rk4', 'dopri5' or 'ali3p' (index-3 augmented Lagrangian: stays on the branch through singular "
-     "configurations), or inverse (the actuated accelerations or velocities, the same forms). The start is made "
+     "configurations; adaptive=True: its error controlled with rtol, atol, steps of at most `step`), or inverse (the actuated accelerations or velocities, the same forms). The start is made "
      "consistent keeping the actuated coordinates. Returns a ClosedChainTrajectory with the cut-joint forces, joint "
      "reactions and energies of every row, and the warning lines (near-singular configurations).");
 
