@@ -8,9 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "mechdyn/constraints/assembly_recovery.hpp"
-#include "mechdyn/constraints/constrained_forward_dynamics.hpp"
-#include "mechdyn/constraints/drift_control.hpp"
+#include "mechdyn/evaluation/closed_chain_run.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/errors.hpp"
@@ -92,19 +90,40 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
   IntegrationBudget budget(budget_steps, options.max_wall_time);
 
   const bool loops = !model.loops.empty();
-  const bool friction = !loops && has_joint_friction(model);
+  if (loops) {  // the closed-chain run of `mechdyn simulate` (evaluation/closed_chain_run.hpp), rk4 or dopri5
+    ClosedChainRunOptions run;
+    run.integrator = options.adaptive ? ClosedChainIntegrator::DormandPrince : ClosedChainIntegrator::Rk4;
+    run.duration = options.duration;
+    run.step = options.step;
+    run.relative_tolerance = options.relative_tolerance;
+    run.absolute_tolerance = options.absolute_tolerance;
+    run.every = options.every;
+    run.budget = &budget;
+    run.progress = options.progress;
+    ClosedChainInputs inputs;
+    inputs.effort = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv, Eigen::Ref<VecX> out) {
+      if (!effort) return;  // zero (the run clears out)
+      effort(t, qq, vv, out);
+      if (!out.allFinite()) throw InvalidArgument("simulate: the efforts are not finite at t = " + number(t) + " s");
+    };
+    const VecX no_friction_state = VecX::Zero(nv);
+    run_closed_chain(model, q, v, inputs, run, [&](const ClosedChainRow& r) {
+      if (!r.a.allFinite()) throw SolverError("a result became non-finite at t = " + number(r.t) + " s");
+      SimulationRow row{r.t, r.q, r.v, r.a, r.tau, no_friction_state, r.data};
+      if (observer) observer(row);
+    });
+    return;
+  }
+  const bool friction = has_joint_friction(model);
   const bool recursive = options.method == DynamicsMethod::Recursive;
   // Only the dense workspaces the chosen dynamics use (model/data.hpp): none for ABA, so
   // that a recursive run's memory grows as O(n) (a 2000-body chain under the CLI's
   // address-space test, tests/unit/test_cli_scale.cpp); a missing group would be
   // allocated on first use.
-  const DenseWorkspace dense = loops      ? DenseWorkspace::All
-                               : friction ? DenseWorkspace::MassMatrix | DenseWorkspace::Friction
+  const DenseWorkspace dense = friction ? DenseWorkspace::MassMatrix | DenseWorkspace::Friction
                                : recursive ? DenseWorkspace::None
                                            : DenseWorkspace::MassMatrix | DenseWorkspace::MassMatrixFactor;
   Data data(model, dense), row_data(model, dense);
-  if (loops && data.passive_dofs.empty())
-    throw ModelError("model '" + model.name + "' has loops but no passive joint: mark the passive joints actuated: false");
 
   VecX tau = VecX::Zero(nv), row_tau = VecX::Zero(nv), z = VecX::Zero(nv);
   auto efforts = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv, Eigen::Ref<VecX> out) {
@@ -120,8 +139,7 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
     if (!qq.allFinite() || !vv.allFinite()) throw SolverError("the state became non-finite at t = " + number(t) + " s");
     efforts(t, qq, vv, tau);
     try {
-      if (loops) a = constrained_forward_dynamics(model, data, qq, vv, tau);
-      else a = recursive ? aba(model, data, qq, vv, tau) : explicit_forward_dynamics(model, data, qq, vv, tau);
+      a = recursive ? aba(model, data, qq, vv, tau) : explicit_forward_dynamics(model, data, qq, vv, tau);
     } catch (const SolverError& e) {
       throw SolverError(std::string(e.what()) + " at t = " + number(t) + " s");
     }
@@ -152,17 +170,11 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
     dp.budget = &budget;
     dopri5 = std::make_unique<DormandPrinceIntegrator>(model, acceleration, dp);
   }
-  if (loops) {  // start on the constraint manifold (as the CLI: closed_chain_simulation.cpp)
-    assemble_with_recovery(model, row_data, q);
-    project_velocities(model, row_data, q, v);
-  }
 
   VecX row_a = VecX::Zero(nv);
   auto record = [&](double t) {
     efforts(t, q, v, row_tau);
-    if (loops) {
-      row_a = constrained_forward_dynamics(model, row_data, q, v, row_tau);
-    } else if (friction) {
+    if (friction) {
       row_data.friction_state = z;
       row_a = forward_dynamics_with_friction(model, row_data, q, v, row_tau);
     } else {
@@ -179,10 +191,6 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
     if (friction_simulation) friction_simulation->advance(t0, t1, q, v, z);
     else if (rk4) rk4->step(t0, t1 - t0, q, v);
     else dopri5->advance(t0, t1, q, v);
-    if (loops) {  // drift control: back onto Φ = 0, J v = 0
-      project_positions(model, row_data, q);
-      project_velocities(model, row_data, q, v);
-    }
     if (k % options.every == 0 || k == intervals) record(t1);
     if (options.progress) options.progress(static_cast<double>(k) / static_cast<double>(intervals));
   }

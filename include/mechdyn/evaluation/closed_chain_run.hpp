@@ -71,7 +71,7 @@ struct ClosedChainRow {
   const VecX& v;
   const VecX& a;
   const VecX& tau;   // forward: the applied efforts (nv); inverse: the efforts of inverse dynamics (data.tau)
-  const Data& data;  // cut_force/_torque, reaction_force/_torque, friction_effort (inverse)
+  Data& data;  // cut_force/_torque, reaction_force/_torque, friction_effort (inverse); valid during the call
   double closure_residual;  // ‖Φ‖∞
   double kinetic_energy, potential_energy;
 };

@@ -7,12 +7,13 @@
 //                   Lᵀ D L) or ABA (Featherstone), RK4 or Dormand–Prince 5(4);
 //   joint friction  the implicit friction equation with stick–slip events and LuGre
 //                   states (friction/friction_simulation.hpp, EC §4.1);
-//   loops           constrained forward dynamics (constraints/constrained_forward_dynamics.hpp,
-//                   EC eqs. 25–26) from an assembled start, the state projected back onto
-//                   Φ = 0, J v = 0 after every output interval (constraints/drift_control.hpp).
+//   loops           the closed-chain run of evaluation/closed_chain_run.hpp with rk4 or
+//                   dopri5 (range-space constrained dynamics, EC eqs. 25–26, projection),
+//                   from the consistent start of constraints/initial_state.hpp: the very
+//                   code of `mechdyn simulate` on a model with loops.
 // A tree's forward run here is `mechdyn simulate`'s (its rows written by an observer,
-// SimulationRow); with loops it makes the same choices as the CLI's closed-chain run with
-// rk4/dopri5 (tests/unit/test_sweep_and_simulate.cpp compares the two).
+// SimulationRow); with loops it is the CLI's closed-chain run with rk4/dopri5 (one loop:
+// tests/unit/test_sweep_and_simulate.cpp compares the two).
 //
 // Output grid: K = ⌈duration / step⌉ intervals, the last ending at `duration`; a row at
 // t = 0, then every `every`-th interval and the last one. Rows hold t, q, v, q̈ (at the
