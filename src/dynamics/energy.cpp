@@ -19,6 +19,12 @@ double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const Vec
   check_data(model, data, "kinetic_energy");
   check_state(model, q, &v);
   detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);
+  return kinetic_energy_from_kinematics(model, data);
+}
+
+double kinetic_energy_from_kinematics(const Model& model, const Data& data) {
+  check_data(model, data, "kinetic_energy_from_kinematics");
+  check_kinematics(data, 1, "kinetic_energy_from_kinematics");
   double twice_energy = 0.0;
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Vec3 omega = data.velocity[l].head<3>();
@@ -32,6 +38,12 @@ double potential_energy(const Model& model, Data& data, const Eigen::Ref<const V
   check_data(model, data, "potential_energy");
   check_state(model, q);
   detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
+  return potential_energy_from_kinematics(model, data);
+}
+
+double potential_energy_from_kinematics(const Model& model, const Data& data) {
+  check_data(model, data, "potential_energy_from_kinematics");
+  check_kinematics(data, 0, "potential_energy_from_kinematics");
   double energy = 0.0;
   for (int l = 0; l < model.num_bodies(); ++l)
     energy -= model.bodies[l].mass * model.gravity.dot(data.com_position[l]);  // −m gᵀ r_{lI}

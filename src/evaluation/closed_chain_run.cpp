@@ -240,8 +240,11 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
       }
       closed_chain_joint_reactions(model, data, q, v, a);
     }
-    const ClosedChainRow row{t, q, v, a, tau, data, residual, kinetic_energy(model, work, q, v),
-                             potential_energy(model, work, q)};
+    // Forward: the energies from the reactions' kinematics stage at (q, v, a), no pass of
+    // their own; inverse: at the assembled (q, v).
+    const double kinetic = inverse ? kinetic_energy(model, work, q, v) : kinetic_energy_from_kinematics(model, data);
+    const double potential = inverse ? potential_energy(model, work, q) : potential_energy_from_kinematics(model, data);
+    const ClosedChainRow row{t, q, v, a, tau, data, residual, kinetic, potential};
     if (observer) observer(row);
     ++summary.rows;
   };

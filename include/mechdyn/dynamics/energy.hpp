@@ -12,4 +12,10 @@ namespace mechdyn {
 double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v);
 double potential_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q);
 
+/// The same on the kinematics stage in Data (velocity level for the kinetic energy, any
+/// level for the potential one): no kinematics pass of their own (e.g. after the joint
+/// reactions of an output row).
+double kinetic_energy_from_kinematics(const Model& model, const Data& data);
+double potential_energy_from_kinematics(const Model& model, const Data& data);
+
 }  // namespace mechdyn
