@@ -128,3 +128,25 @@ TEST(EnergyConservation, ChainUnderGravityConservesTotalEnergy) {
 
 }  // namespace
 }  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// The energies read off a kinematics stage equal the ones that run their own pass, to the
+// bit (the closed-chain rows use the former after the joint reactions; catches a stage
+// read at the wrong level or a term left out).
+TEST(EnergyFromKinematics, EqualsTheEnergiesThatRunTheirOwnPass) {
+  for (unsigned seed : {3u, 4u, 5u}) {
+    const Model model = testing::random_tree(seed, {12});
+    std::mt19937 rng(seed);
+    const VecX q = testing::random_configuration(model, rng), v = VecX::Random(model.nv), a = VecX::Random(model.nv);
+    Data data(model), stage(model);
+    const double kinetic = kinetic_energy(model, data, q, v), potential = potential_energy(model, data, q);
+    forward_kinematics(model, stage, q, v, a);
+    EXPECT_EQ(kinetic_energy_from_kinematics(model, stage), kinetic) << "seed " << seed;
+    EXPECT_EQ(potential_energy_from_kinematics(model, stage), potential) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace mechdyn
