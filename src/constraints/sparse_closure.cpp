@@ -132,7 +132,7 @@ SparseClosureSystem::SparseClosureSystem(const Model& model) : nv_(model.nv), ro
                                                     entry_dof_[static_cast<std::size_t>(b)]));
     augmented_pair_start_.push_back(static_cast<int>(augmented_pair_index_.size()));
   }
-  augmented_factor_.analyze(augmented_);
+  if (nv > 0) augmented_factor_.analyze(augmented_);
   permuted_ = VecX::Zero(nv);
   pivots_ = VecX::Zero(rows_);
 
@@ -169,7 +169,7 @@ SparseClosureSystem::SparseClosureSystem(const Model& model) : nv_(model.nv), ro
       }
   for (Eigen::Index r = 0; r < rows_; ++r)
     gram_diagonal_index_.push_back(value_index(gram_, gram_order, static_cast<int>(r), static_cast<int>(r)));
-  gram_factor_.analyze(gram_);
+  if (rows_ > 0) gram_factor_.analyze(gram_);  // no loops: nothing to screen
 }
 
 void SparseClosureSystem::jacobian_from_rows(const Data& data) {
