@@ -6,29 +6,39 @@
 //   ∂ID/∂q + M ∂q̈/∂q = 0   →  ∂q̈/∂q = −M⁻¹ ∂τ/∂q |_{a = q̈}
 //   ∂ID/∂v + M ∂q̈/∂v = 0   →  ∂q̈/∂v = −M⁻¹ ∂τ/∂v |_{a = q̈}
 //   M ∂q̈/∂τ = 1             →  ∂q̈/∂τ = M⁻¹
-// Steps (no ABA): the kinematics stage at q̈ = 0 and the inverse-dynamics pass on it
-// (rnea_derivatives.cpp: transmitted forces, so τ_k = s_kᵀ F = h_k, the bias forces with
+// Steps (no ABA run for q̈): the kinematics stage at q̈ = 0 and the inverse-dynamics pass on
+// it (rnea_derivatives.cpp: transmitted forces, so τ_k = s_kᵀ F = h_k, the bias forces with
 // gravity; the composites and the rows f_l = I^c s_l, none of which depends on q̈); M from
 // those rows (M_kl = s_kᵀ I^c_{body(l)} s_l = s_k·f_l for k on the path from l to the root,
-// CRBA's column forces — Featherstone §6.2 — without a second composite pass); M = Lᵀ D L by
-// the branch-sparse factorisation (dynamics/sparse_cholesky.hpp, Featherstone §6.5);
-// q̈ = M⁻¹ (τ − h); the stage and the forces moved to q̈ in O(n) (`accelerate`: ΔA_i =
-// ΔA_λ + S_i q̈_i, ΔF_i = I^c_i ΔA_λ + Σ_{k below} f_k q̈_k); the columns of ∂τ/∂q, ∂τ/∂v at
-// a = q̈; and one solve with the 3 nv right-hand sides [−∂τ/∂q, −∂τ/∂v, 1] at once, row by
-// row (each row operation of the triangular solves acts on all 3 nv columns: contiguous,
-// vectorised, one pass over the factor). Running ABA for q̈ first (until branch
+// CRBA's column forces — Featherstone §6.2 — without a second composite pass); q̈ =
+// M⁻¹ (τ − h); the stage and the forces moved to q̈ in O(n) (`accelerate`: ΔA_i = ΔA_λ +
+// S_i q̈_i, ΔF_i = I^c_i ΔA_λ + Σ_{k below} f_k q̈_k); the columns of ∂τ/∂q, ∂τ/∂v at a = q̈;
+// and M⁻¹ applied to the 3 nv right-hand sides [−∂τ/∂q, −∂τ/∂v, 1]. Two ways to apply M⁻¹,
+// the shorter for the Model chosen once (DerivativeData::articulated_solve,
+// detail::articulated_solve_pays): on shallow trees (mean depth of the coordinates below
+// ~7: arms, the five-axis tree, wide trees) the branch-sparse factors M = Lᵀ D L
+// (dynamics/sparse_cholesky.hpp, Featherstone §6.5), O(Σ depth) a right-hand side, row by
+// row over all 3 nv columns at once (`solve_rows`: one pass over the factor, contiguous
+// vectorised rows); on deep trees (long chains) the articulated-body recursion, O(nv) a
+// right-hand side (articulated_solve.cpp, docs/derivatives.md eqs. D17–D19; Carpentier &
+// Mansard §IV compute M⁻¹ in the same way), which also yields M's factor in O(Σ depth)
+// instead of the factorisation's O(Σ depth²). Running ABA for q̈ first (until branch
 // derivs-arm) cost a third of the call and formed the articulated inertias nothing else
-// reads; M and its factor were needed anyway.
-// Cost: O(n) (stage, forces, update) + O(nv · depth) (derivatives, M) + O(Σ depth²)
-// (factor) + O(nv Σ depth) (the solve).
+// read then.
+// Cost: O(n) (stage, forces, update) + O(nv · depth) (∂τ, M) + on shallow trees
+// O(Σ depth²) (factor) + O(nv Σ depth) (the solve), on deep trees O(n) (articulated
+// inertias) + O(Σ depth) (factor) + O(nv²) (the solve): O(nv²) in all on a chain, where the
+// factors took O(nv³).
 // Reads: Model, q, v, τ. Writes: the kinematics stage (at q, v, q̈), data.ddq,
 // data.mass_matrix, data.mass_matrix_factor; work.tau (= τ), work.dtau_dq, work.dtau_dv (at
-// a = q̈), work.da_dq, work.da_dv, work.da_dtau and the derivative scratch (work.solve_rows).
-// A singular M throws SolverError naming the coordinate (the factor). Allocates nothing
-// (after the first call on a Data made without MassMatrix or MassMatrixFactor).
+// a = q̈), work.da_dq, work.da_dv, work.da_dtau and the derivative scratch (work.solve_rows,
+// or work.articulated_*). A singular M throws SolverError naming the coordinate. Allocates
+// nothing (after the first call on a Data made without MassMatrix or MassMatrixFactor).
 #include "mechdyn/dynamics/aba_derivatives.hpp"
 
+
 #include "../kinematics/kinematics_stage.hpp"
+#include "articulated_solve.hpp"
 #include "derivative_stages.hpp"
 #include "dynamics_stages.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
@@ -40,8 +50,21 @@ namespace {
 
 /// M_kl = M_lk = s_k·f_l for k = l and every coordinate above l (model.dof_parent), 0 for
 /// coordinates on different branches.
-void mass_matrix_from_composites(const Model& model, Data& data, const DerivativeData& work) {
+void mass_matrix_from_composites(const Model& model, Data& data, DerivativeData& work) {
   MatX& mass = data.mass_matrix;
+  if (work.single_path && work.articulated_solve) {  // column l above the diagonal: Sᵀ f_l, S = [s_0 … s_l]
+    const int nv = model.nv;
+    double* axes = work.articulated_block.data();  // S by rows (6 × nv), read again by detail::articulated_axes
+    for (int k = 0; k < nv; ++k)
+      for (int r = 0; r < 6; ++r) axes[r * nv + k] = data.motion_axis[k][r];
+    for (int l = 0; l < nv; ++l) {
+      const Vec6 force = work.composite_axis_rows[static_cast<std::size_t>(l)].col(0).head<6>();  // f_l = I^c s_l
+      detail::axis_rows_times(axes, nv, force, l + 1, &mass(0, l));
+    }
+    for (int l = 0; l < nv; ++l)
+      for (int k = l + 1; k < nv; ++k) mass(k, l) = mass(l, k);
+    return;
+  }
   mass.setZero();
   for (int l = 0; l < model.nv; ++l) {
     const Vec6 force = work.composite_axis_rows[static_cast<std::size_t>(l)].col(0).head<6>();  // f_l = I^c s_l
@@ -121,14 +144,32 @@ void aba_derivatives(const Model& model, Data& data, DerivativeData& work, const
   detail::stage_accelerations(model, data, nullptr);                   // accelerations at q̈ = 0
   detail::forces_and_composites(model, data, work, base_acceleration);  // F at q̈ = 0: work.tau = h; I^c, rows f_l
   mass_matrix_from_composites(model, data, work);                      // M, CRBA's column forces
-  detail::factor_mass_matrix(model, data);  // M = Lᵀ D L; SolverError naming the coordinate when M is singular
   VecX& ddq = data.ddq;
   ddq = tau - work.tau;  // q̈ = M⁻¹ (τ − h)
-  detail::solve_mass_matrix(model, data, ddq.data());
-  accelerate(model, data, work);                                       // the stage and F at q̈
+  if (work.articulated_solve) {  // deep trees: the articulated-body recursion, eqs. (D17)–(D19)
+    detail::articulated_axes(model, data, work);  // and M = Lᵀ D L (D17'); SolverError naming the coordinate when singular
+    detail::solve_articulated(model, work, ddq.data());
+  } else {
+    detail::factor_mass_matrix(model, data);  // M = Lᵀ D L; SolverError naming the coordinate when M is singular
+    detail::solve_mass_matrix(model, data, ddq.data());
+  }
+  accelerate(model, data, work);                                                           // the stage and F at q̈
   detail::derivative_columns(model, data, work, v.data(), ddq.data(), base_acceleration);  // ∂τ at a = q̈
+  if (work.articulated_solve) {  // [−∂τ/∂q, −∂τ/∂v, 1] → M⁻¹ [·] in place, O(nv) a column, eq. (D10)
+    // (stored transposed while solved: 4 right-hand sides are then 4 numbers in a row)
+    work.da_dq = -work.dtau_dq.transpose();
+    work.da_dv = -work.dtau_dv.transpose();
+    work.da_dtau.setZero();
+    work.da_dtau.diagonal().setOnes();
+    detail::solve_articulated(model, work, work.da_dq, detail::SolveLayout::Rows);
+    detail::solve_articulated(model, work, work.da_dv, detail::SolveLayout::Rows);
+    detail::solve_articulated(model, work, work.da_dtau, detail::SolveLayout::Identity);
+    work.da_dq.transposeInPlace();
+    work.da_dv.transposeInPlace();
+    return;
+  }
   const Eigen::Index nv = model.nv;
-  DerivativeData::RowMatrix& x = work.solve_rows;  // [−∂τ/∂q, −∂τ/∂v, 1] → M⁻¹ [·], eq. (D10)
+  DerivativeData::RowMatrix& x = work.solve_rows;  // [−∂τ/∂q, −∂τ/∂v, 1] → M⁻¹ [·], O(Σ depth) a column, eq. (D10)
   x.leftCols(nv) = -work.dtau_dq;
   x.middleCols(nv, nv) = -work.dtau_dv;
   x.rightCols(nv).setIdentity();

@@ -2,6 +2,8 @@
 // from the Model.
 #include "mechdyn/dynamics/derivative_data.hpp"
 
+#include "articulated_solve.hpp"
+
 namespace mechdyn {
 
 DerivativeData::DerivativeData(const Model& model, bool with_reactions)
@@ -74,7 +76,14 @@ DerivativeData::DerivativeData(const Model& model, bool with_reactions)
   composite_axis_rows.assign(static_cast<std::size_t>(size), AxisRows::Zero());
   single_path = true;
   for (int k = 0; k < model.nv; ++k) single_path &= model.dof_parent[static_cast<std::size_t>(k)] == k - 1;
-  solve_rows = RowMatrix::Zero(size, 3 * size);
+  articulated_solve = detail::articulated_solve_pays(model);
+  if (articulated_solve) {
+    articulated_inertia.assign(n, Mat6::Zero());
+    articulated_axes = VecX::Zero(19 * 4 * size);
+    articulated_block = VecX::Zero(13 * 4 * size + 6 * 4);  // a tree's 13 × 4 a coordinate; a path's 6 × 4 a block of 4
+  } else {
+    solve_rows = RowMatrix::Zero(size, 3 * size);
+  }
 }
 
 }  // namespace mechdyn
