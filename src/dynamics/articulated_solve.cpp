@@ -150,7 +150,7 @@ inline __attribute__((always_inline)) StridedColumns column_block(double* x, std
 }
 
 /// Every column on one path (dof_parent[k] = k − 1), row by row over all blocks (D18, D19),
-/// two rows a visit of a block (P or A loaded and stored once for both). `Rows`: the
+/// four rows a visit of a block. `Rows`: the
 /// storage holds Xᵀ (a block is 4 numbers in a row); `Identity`: the right-hand sides are
 /// those of 1, the blocks wholly left of the rows' own columns skipped going up (they hold
 /// 0 there) and coming down (M⁻¹ is symmetric: those entries are copied from the others).
@@ -170,41 +170,41 @@ inline __attribute__((always_inline)) void solve_path(const Model& model, Deriva
   };
   const Lanes zero = all_lanes(0.0);
   for (int i = 0; i < 6 * groups; ++i) state[i] = zero;
+  // P or A of a block goes through the rows in local variables: stores into x may alias the
+  // scratch (Lanes is may_alias), so kept there it would be reloaded after every store.
+  const auto visit = [&](Lanes* kept, auto&& rows) {
+    Lanes local[6] = {kept[0], kept[1], kept[2], kept[3], kept[4], kept[5]};
+    rows(local);
+    for (int r = 0; r < 6; ++r) kept[r] = local[r];
+  };
+  constexpr int kRows = 4;  // rows a visit of a block (its P or A loaded and stored once for them)
   int k = nv - 1;
-  for (; k >= 1; k -= 2) {  // eq. (D18), rows k and k − 1
-    const ArticulatedAxis &a = axes[k], &b = axes[k - 1];
-    for (int g = Identity ? (k - 1) / kLanes : 0; g < whole; ++g) {
-      Lanes* force = state + 6 * g;
-      backward_step(a, whole_block(g, k), force);
-      backward_step(b, whole_block(g, k - 1), force);
-    }
-    if (whole < groups) {
-      backward_step(a, last_block(k), state + 6 * whole);
-      backward_step(b, last_block(k - 1), state + 6 * whole);
-    }
-  }
-  if (k == 0) {
-    for (int g = 0; g < whole; ++g) backward_step(axes[0], whole_block(g, 0), state + 6 * g);
-    if (whole < groups) backward_step(axes[0], last_block(0), state + 6 * whole);
-  }
+  const auto backward = [&](int rows) {  // eq. (D18), rows k, k − 1, …, k − rows + 1
+    for (int g = Identity ? (k - rows + 1) / kLanes : 0; g < whole; ++g)
+      visit(state + 6 * g, [&](Lanes* force) {
+        for (int t = 0; t < rows; ++t) backward_step(axes[k - t], whole_block(g, k - t), force);
+      });
+    if (whole < groups)
+      visit(state + 6 * whole, [&](Lanes* force) {
+        for (int t = 0; t < rows; ++t) backward_step(axes[k - t], last_block(k - t), force);
+      });
+  };
+  for (; k >= kRows - 1; k -= kRows) backward(kRows);
+  for (; k >= 0; --k) backward(1);
   for (int i = 0; i < 6 * groups; ++i) state[i] = zero;
   k = 0;
-  for (; k + 1 < nv; k += 2) {  // eq. (D19), rows k and k + 1
-    const ArticulatedAxis &a = axes[k], &b = axes[k + 1];
-    for (int g = Identity ? k / kLanes : 0; g < whole; ++g) {
-      Lanes* motion = state + 6 * g;
-      forward_step(a, whole_block(g, k), motion);
-      forward_step(b, whole_block(g, k + 1), motion);
-    }
-    if (whole < groups) {
-      forward_step(a, last_block(k), state + 6 * whole);
-      forward_step(b, last_block(k + 1), state + 6 * whole);
-    }
-  }
-  if (k == nv - 1) {
-    for (int g = Identity ? k / kLanes : 0; g < whole; ++g) forward_step(axes[k], whole_block(g, k), state + 6 * g);
-    if (whole < groups) forward_step(axes[k], last_block(k), state + 6 * whole);
-  }
+  const auto forward = [&](int rows) {  // eq. (D19), rows k, k + 1, …, k + rows − 1
+    for (int g = Identity ? k / kLanes : 0; g < whole; ++g)
+      visit(state + 6 * g, [&](Lanes* motion) {
+        for (int t = 0; t < rows; ++t) forward_step(axes[k + t], whole_block(g, k + t), motion);
+      });
+    if (whole < groups)
+      visit(state + 6 * whole, [&](Lanes* motion) {
+        for (int t = 0; t < rows; ++t) forward_step(axes[k + t], last_block(k + t), motion);
+      });
+  };
+  for (; k + kRows <= nv; k += kRows) forward(kRows);
+  for (; k < nv; ++k) forward(1);
   if (Identity)  // M⁻¹ is symmetric: the entries left of each row's own column from those right of it
     for (int c = 0; c < nv; ++c)
       for (int r = c + 1; r < nv; ++r) x[static_cast<std::ptrdiff_t>(r) * nv + c] = x[static_cast<std::ptrdiff_t>(c) * nv + r];
