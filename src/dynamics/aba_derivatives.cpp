@@ -20,7 +20,7 @@
 // (dynamics/sparse_cholesky.hpp, Featherstone §6.5), O(Σ depth) a right-hand side, row by
 // row over all 3 nv columns at once (`solve_rows`: one pass over the factor, contiguous
 // vectorised rows); on deep trees (long chains) the articulated-body recursion, O(nv) a
-// right-hand side (articulated_solve.cpp, docs/derivatives.md eqs. D17–D19; Carpentier &
+// right-hand side (articulated_solve.cpp, docs/derivatives.md eqs. D23–D25; Carpentier &
 // Mansard §IV compute M⁻¹ in the same way), which also yields M's factor in O(Σ depth)
 // instead of the factorisation's O(Σ depth²). Running ABA for q̈ first (until branch
 // derivs-arm) cost a third of the call and formed the articulated inertias nothing else
@@ -146,8 +146,8 @@ void aba_derivatives(const Model& model, Data& data, DerivativeData& work, const
   mass_matrix_from_composites(model, data, work);                      // M, CRBA's column forces
   VecX& ddq = data.ddq;
   ddq = tau - work.tau;  // q̈ = M⁻¹ (τ − h)
-  if (work.articulated_solve) {  // deep trees: the articulated-body recursion, eqs. (D17)–(D19)
-    detail::articulated_axes(model, data, work);  // and M = Lᵀ D L (D17'); SolverError naming the coordinate when singular
+  if (work.articulated_solve) {  // deep trees: the articulated-body recursion, eqs. (D23)–(D25)
+    detail::articulated_axes(model, data, work);  // and M = Lᵀ D L (D23'); SolverError naming the coordinate when singular
     detail::solve_articulated(model, work, ddq.data());
   } else {
     detail::factor_mass_matrix(model, data);  // M = Lᵀ D L; SolverError naming the coordinate when M is singular

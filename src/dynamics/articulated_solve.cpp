@@ -7,25 +7,28 @@
 // World coordinates (no transforms), one velocity coordinate at a time: a joint of m
 // coordinates is m one-axis joints joined by massless bodies, since V_i = V_λ + Σ_k s_k v_k
 // (docs/derivatives.md eq. D1), and λ(k) = model.dof_parent[k].
-//   (D17)  from the leaves up, on each joint its last coordinate first:
+//   (D23)  from the leaves up, on each joint its last coordinate first:
 //          U_k = I^A s_k,  D_k = s_kᵀ U_k,  I^A ← I^A − U_k U_kᵀ / D_k;
 //          what is left after a joint's first coordinate joins the parent body's I^A
 //          (which starts as the body's own spatial inertia I_i, world origin)
-//   (D17') M = Lᵀ D L (sparse_cholesky.hpp: pivots from the last coordinate up) with
+//   (D23') M = Lᵀ D L (sparse_cholesky.hpp: pivots from the last coordinate up) with
 //          D_k the pivot and L_kj = s_jᵀ U_k / D_k for j above k: eliminating the
 //          coordinates below k turns the composite inertia of M_jk = s_jᵀ I^c s_k into the
 //          articulated one
-//   (D18)  leaves first:  u_k = b_k − s_kᵀ P_k,  w_k = u_k / D_k,  P_λ(k) += P_k + U_k w_k
-//   (D19)  root first:    x_k = w_k − (U_k / D_k)ᵀ A_λ(k),  A_k = A_λ(k) + s_k x_k
+//   (D24)  leaves first:  u_k = b_k − s_kᵀ P_k,  w_k = u_k / D_k,  P_λ(k) += P_k + U_k w_k
+//   (D25)  root first:    x_k = w_k − (U_k / D_k)ᵀ A_λ(k),  A_k = A_λ(k) + s_k x_k
 // P_k (a force) and A_k (a motion) are 6-vectors: 2 × (12 multiplications + 12 additions)
 // per coordinate and right-hand side, against 2 × depth_k multiply-adds for the triangular
 // factors — measured, the recursion is the faster from a mean depth of about 7
 // (articulated_solve_pays).
 // Right-hand sides go 4 at a time (Lanes: the columns' numbers side by side). When the
 // coordinates are one path from the root (every chain), the sweeps go row by row over
-// every block of 4 columns, each block's P or A in scratch: independent work in every
-// inner step; on trees each block goes down and up the tree on its own, P and A kept per
-// coordinate. On x86-64 machines with AVX2 and FMA the same code compiled for them is
+// every block of 4 columns (independent work in every inner step), each block's P or A
+// kept in scratch between visits and in registers through the four rows of a visit; the
+// caller may store the right-hand sides transposed (SolveLayout::Rows: a block is then 4
+// consecutive numbers), and M⁻¹ is worked on and right of each row's own column only (it
+// is symmetric: the rest is copied). On trees each block goes down and up the tree on its
+// own, P and A kept per coordinate. On x86-64 machines with AVX2 and FMA the same code compiled for them is
 // chosen at run time (4 lanes in one register instead of two, multiply-adds fused).
 // Cost: O(n) per right-hand side, O(nv²) for M⁻¹ and for the nv-column products.
 // Reads: Model, the stage (axes, centres of mass, world inertias), data.mass_matrix (the
@@ -71,9 +74,9 @@ static_assert(sizeof(ArticulatedAxis) == 19 * kLanes * sizeof(double), "articula
 
 /// One block's numbers at coordinate k on a tree (work.articulated_block).
 struct BlockRow {
-  Lanes scaled_effort;  // w_k, eq. (D18)
-  Lanes force[6];       // P_k, eq. (D18)
-  Lanes motion[6];      // A_k, eq. (D19)
+  Lanes scaled_effort;  // w_k, eq. (D24)
+  Lanes force[6];       // P_k, eq. (D24)
+  Lanes motion[6];      // A_k, eq. (D25)
 };
 static_assert(sizeof(BlockRow) == 13 * kLanes * sizeof(double), "articulated_block: 13 × 4 numbers a coordinate");
 
@@ -121,7 +124,7 @@ struct ContiguousColumns {
   inline __attribute__((always_inline)) void store(const Lanes& x) const { *reinterpret_cast<UnalignedLanes*>(at) = x; }
 };
 
-/// Eq. (D18) at coordinate k for one block: w_k = (b_k − s_kᵀ P) / D_k in place of b_k, then
+/// Eq. (D24) at coordinate k for one block: w_k = (b_k − s_kᵀ P) / D_k in place of b_k, then
 /// P ← P + U_k w_k (= P_{k−1} on a path).
 template <class Columns>
 inline __attribute__((always_inline)) void backward_step(const ArticulatedAxis& a, const Columns& columns, Lanes* force) {
@@ -131,7 +134,7 @@ inline __attribute__((always_inline)) void backward_step(const ArticulatedAxis& 
   for (int r = 0; r < 6; ++r) force[r] += a.force[r] * scaled;
 }
 
-/// Eq. (D19) at coordinate k for one block: x_k = w_k − (U_k / D_k)ᵀ A in place of w_k, then
+/// Eq. (D25) at coordinate k for one block: x_k = w_k − (U_k / D_k)ᵀ A in place of w_k, then
 /// A ← A + s_k x_k (= A_k).
 template <class Columns>
 inline __attribute__((always_inline)) void forward_step(const ArticulatedAxis& a, const Columns& columns, Lanes* motion) {
@@ -149,7 +152,7 @@ inline __attribute__((always_inline)) StridedColumns column_block(double* x, std
   return StridedColumns{x + k + kLanes * g * nv, nv};
 }
 
-/// Every column on one path (dof_parent[k] = k − 1), row by row over all blocks (D18, D19),
+/// Every column on one path (dof_parent[k] = k − 1), row by row over all blocks (D24, D25),
 /// four rows a visit of a block. `Rows`: the
 /// storage holds Xᵀ (a block is 4 numbers in a row); `Identity`: the right-hand sides are
 /// those of 1, the blocks wholly left of the rows' own columns skipped going up (they hold
@@ -179,7 +182,7 @@ inline __attribute__((always_inline)) void solve_path(const Model& model, Deriva
   };
   constexpr int kRows = 4;  // rows a visit of a block (its P or A loaded and stored once for them)
   int k = nv - 1;
-  const auto backward = [&](int rows) {  // eq. (D18), rows k, k − 1, …, k − rows + 1
+  const auto backward = [&](int rows) {  // eq. (D24), rows k, k − 1, …, k − rows + 1
     for (int g = Identity ? (k - rows + 1) / kLanes : 0; g < whole; ++g)
       visit(state + 6 * g, [&](Lanes* force) {
         for (int t = 0; t < rows; ++t) backward_step(axes[k - t], whole_block(g, k - t), force);
@@ -193,7 +196,7 @@ inline __attribute__((always_inline)) void solve_path(const Model& model, Deriva
   for (; k >= 0; --k) backward(1);
   for (int i = 0; i < 6 * groups; ++i) state[i] = zero;
   k = 0;
-  const auto forward = [&](int rows) {  // eq. (D19), rows k, k + 1, …, k + rows − 1
+  const auto forward = [&](int rows) {  // eq. (D25), rows k, k + 1, …, k + rows − 1
     for (int g = Identity ? k / kLanes : 0; g < whole; ++g)
       visit(state + 6 * g, [&](Lanes* motion) {
         for (int t = 0; t < rows; ++t) forward_step(axes[k + t], whole_block(g, k + t), motion);
@@ -210,7 +213,7 @@ inline __attribute__((always_inline)) void solve_path(const Model& model, Deriva
       for (int r = c + 1; r < nv; ++r) x[static_cast<std::ptrdiff_t>(r) * nv + c] = x[static_cast<std::ptrdiff_t>(c) * nv + r];
 }
 
-/// One block of 4 columns on a tree, down and up on its own (D18, D19); rows above
+/// One block of 4 columns on a tree, down and up on its own (D24, D25); rows above
 /// `last_row` hold 0.
 inline __attribute__((always_inline)) void solve_tree_block(const Model& model, DerivativeData& work, double* x, int g,
                                                             int last_row, bool rows_layout) {
@@ -222,7 +225,7 @@ inline __attribute__((always_inline)) void solve_tree_block(const Model& model, 
   const Lanes zero = all_lanes(0.0);
   for (int k = 0; k <= last_row; ++k)
     for (int r = 0; r < 6; ++r) rows[k].force[r] = zero;
-  for (int k = last_row; k >= 0; --k) {  // eq. (D18)
+  for (int k = last_row; k >= 0; --k) {  // eq. (D24)
     const ArticulatedAxis& a = axes[k];
     const BlockColumns columns(x, nv, g, k, row_stride, column_stride);
     Lanes* force = rows[k].force;
@@ -234,7 +237,7 @@ inline __attribute__((always_inline)) void solve_tree_block(const Model& model, 
       for (int r = 0; r < 6; ++r) up[r] += force[r] + a.force[r] * scaled;
     }
   }
-  for (int k = 0; k < nv; ++k) {  // eq. (D19)
+  for (int k = 0; k < nv; ++k) {  // eq. (D25)
     const ArticulatedAxis& a = axes[k];
     const BlockColumns columns(x, nv, g, k, row_stride, column_stride);
     Lanes* motion = rows[k].motion;
@@ -315,7 +318,7 @@ void articulated_axes(const Model& model, Data& data, DerivativeData& work) {
   for (int i = n - 1; i >= 0; --i) {
     const Joint& joint = model.joints[i];
     Mat6& inertia = work.articulated_inertia[i];
-    for (int k = joint.v_index + joint.nv - 1; k >= joint.v_index; --k) {  // eq. (D17)
+    for (int k = joint.v_index + joint.nv - 1; k >= joint.v_index; --k) {  // eq. (D23)
       const Vec6& axis = data.motion_axis[k];
       const Vec6 force = inertia * axis;      // U_k
       const double pivot = axis.dot(force);  // D_k
@@ -334,10 +337,10 @@ void articulated_axes(const Model& model, Data& data, DerivativeData& work) {
       }
       out.inverse_pivot = all_lanes(1.0 / pivot);
       factor(k, k) = pivot;
-      if (work.single_path) {  // L_kj for every j < k: Sᵀ U_k / D_k, S = [s_0 … s_{k−1}] (eq. D17')
+      if (work.single_path) {  // L_kj for every j < k: Sᵀ U_k / D_k, S = [s_0 … s_{k−1}] (eq. D23')
         axis_rows_times(axis_rows, model.nv, scaled, k, &factor(0, k));
       } else {
-        for (int j = model.dof_parent[k]; j != -1; j = model.dof_parent[j])  // eq. (D17')
+        for (int j = model.dof_parent[k]; j != -1; j = model.dof_parent[j])  // eq. (D23')
           factor(j, k) = factor(k, j) = data.motion_axis[j].dot(scaled);
       }
     }
@@ -356,7 +359,7 @@ void solve_articulated(const Model& model, DerivativeData& work, double* x) {
   const int* parent = model.dof_parent.data();
   for (int k = 0; k < model.nv; ++k)
     for (int r = 0; r < 6; ++r) rows[k].force[r][0] = 0.0;
-  for (int k = model.nv - 1; k >= 0; --k) {  // eq. (D18)
+  for (int k = model.nv - 1; k >= 0; --k) {  // eq. (D24)
     const ArticulatedAxis& a = axes[k];
     double projected = 0.0;
     for (int r = 0; r < 6; ++r) projected += a.axis[r][0] * rows[k].force[r][0];
@@ -365,7 +368,7 @@ void solve_articulated(const Model& model, DerivativeData& work, double* x) {
     if (parent[k] != -1)
       for (int r = 0; r < 6; ++r) rows[parent[k]].force[r][0] += rows[k].force[r][0] + a.force[r][0] * scaled;
   }
-  for (int k = 0; k < model.nv; ++k) {  // eq. (D19)
+  for (int k = 0; k < model.nv; ++k) {  // eq. (D25)
     const ArticulatedAxis& a = axes[k];
     double seen = 0.0;
     if (parent[k] != -1)

@@ -13,8 +13,8 @@ namespace mechdyn::detail {
 /// coordinates' mean depth makes the factors' sweeps the longer (docs/derivatives.md, "Cost").
 bool articulated_solve_pays(const Model& model);
 
-/// The articulated-body inertias seen by every axis and their U_k, D_k (eq. D17) into
-/// work.articulated_axes, and M = Lᵀ D L from them into data.mass_matrix_factor (eq. D17').
+/// The articulated-body inertias seen by every axis and their U_k, D_k (eq. D23) into
+/// work.articulated_axes, and M = Lᵀ D L from them into data.mass_matrix_factor (eq. D23').
 /// Reads data.mass_matrix (the singular threshold), the stage's centres of mass, world
 /// inertias and axes, and on one path (work.single_path) the axes by rows (6 × nv) that
 /// aba_derivatives' mass-matrix pass leaves at the start of work.articulated_block. Throws
@@ -25,7 +25,7 @@ void articulated_axes(const Model& model, Data& data, DerivativeData& work);
 /// component r of every s_j): a column of M or of L on one path.
 void axis_rows_times(const double* axis_rows, int nv, const Vec6& x, int count, double* out);
 
-/// x = M⁻¹ x in place for one vector (eqs. D18–D19).
+/// x = M⁻¹ x in place for one vector (eqs. D24–D25).
 void solve_articulated(const Model& model, DerivativeData& work, double* x);
 
 /// How the nv × nv right-hand sides X are stored: Columns, column-major; Rows, as Xᵀ (row k
@@ -33,7 +33,7 @@ void solve_articulated(const Model& model, DerivativeData& work, double* x);
 /// symmetric, so either way), whose rows below a column's own index are 0 and skipped.
 enum class SolveLayout { Columns, Rows, Identity };
 
-/// X = M⁻¹ X in place for the nv columns of X (eqs. D18–D19).
+/// X = M⁻¹ X in place for the nv columns of X (eqs. D24–D25).
 void solve_articulated(const Model& model, DerivativeData& work, MatX& matrix, SolveLayout layout);
 
 }  // namespace mechdyn::detail

@@ -1,5 +1,5 @@
 // aba_derivatives on deep trees, where it solves with the articulated-body recursion
-// (src/dynamics/articulated_solve.cpp, docs/derivatives.md eqs. D17–D19) instead of the
+// (src/dynamics/articulated_solve.cpp, docs/derivatives.md eqs. D23–D25) instead of the
 // factors of M: long chains (one path: every block of 4 right-hand sides row by row) and
 // deep branched trees (each block down and up the tree), every joint type, with column
 // counts that are and are not multiples of 4 (the last block's repeated lanes).
@@ -102,7 +102,7 @@ TEST(AbaDerivativesArticulated, DeepModelsTakeTheRecursionOnPathsAndOnTrees) {
   EXPECT_FALSE(shallow.articulated_solve);  // the factors stay the shorter there
 }
 
-// Bug caught: any wrong step of the recursion — a sign in (D18) or (D19), U_k for U_k / D_k,
+// Bug caught: any wrong step of the recursion — a sign in (D24) or (D25), U_k for U_k / D_k,
 // P not passed to the parent on a tree, a lane of a block mixed up or the last block's
 // repeated lanes written wrong, the symmetric half of M⁻¹ copied the wrong way, the
 // articulated inertia of a multi-axis joint taken per body rather than per coordinate —
@@ -141,7 +141,7 @@ TEST(AbaDerivativesArticulated, MatchCentredDifferencesOfAba) {
 
 // Bug caught: an error too small for the differences' 1e-6 (a term of order 1e-8, a lane
 // off by rounding-level garbage), and a wrong factor left in data.mass_matrix_factor (the
-// recursion writes L and D from its own numbers, eq. D17', instead of factoring M): against
+// recursion writes L and D from its own numbers, eq. D23', instead of factoring M): against
 // dense algebra on CRBA's M — Eigen's LDLᵀ for M⁻¹, M⁻¹ times rnea_derivatives' ∂τ at
 // a = q̈ — and against factor_mass_matrix on the same M, to 1e-9.
 TEST(AbaDerivativesArticulated, MatchDenseAlgebraOnTheMassMatrixAndItsFactor) {

@@ -71,7 +71,7 @@ struct DerivativeData {
   bool single_path = false;                      // the coordinates are one path from the root (dof_parent[k] = k − 1,
                                                  // every chain): every entry of a column is written, no zeroing
   // aba_derivatives' solves, by the factors of M or by the articulated-body recursion (docs/derivatives.md,
-  // eqs. D17–D19), whichever is the shorter for the Model (src/dynamics/articulated_solve.cpp):
+  // eqs. D23–D25), whichever is the shorter for the Model (src/dynamics/articulated_solve.cpp):
   bool articulated_solve = false;                // the recursion (the coordinates' mean depth ≥ 7: long chains)
   RowMatrix solve_rows;                          // nv × 3 nv: the right-hand sides, solved row by row by the
                                                  // factors (0 × 0 with articulated_solve)
@@ -81,7 +81,7 @@ struct DerivativeData {
                                                  // U_k / D_k (6 each), 1 / D_k, each number 4 times (the 4 lanes of
                                                  // a block of right-hand sides); I^A_k the inertia k's axis sees
   VecX articulated_block;                        // per velocity coordinate, 13 × 4 numbers: one block of 4 right-hand
-                                                 // sides in the solve (w_k, P_k, A_k of eqs. D18–D19)
+                                                 // sides in the solve (w_k, P_k, A_k of eqs. D24–D25)
 
   int num_bodies = 0;  // of the Model this was made from (checked by the algorithms)
   int nv = 0;
