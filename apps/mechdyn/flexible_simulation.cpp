@@ -1,6 +1,8 @@
 // mechdyn simulate on models with flexible bodies (docs/flexible-bodies.md "Time
 // integration", "Position-driven runs"), Newmark average acceleration or HHT-α with
-// Baumgarte-stabilised cut joints (flexible/newmark.hpp):
+// Baumgarte-stabilised cut joints (flexible/newmark.hpp). The run is the library's
+// (evaluation/flexible_run.hpp, also behind Python's simulate_flexible); this layer reads
+// the inputs (expressions, tables), writes the CSV rows and prints warnings and progress:
 //  - mode forward: efforts τ(t) on the joints (`tau`: expressions, one per joint velocity;
 //    or `tau_table`: a CSV of the actuated coordinates' efforts);
 //  - mode inverse (position-driven): the actuated coordinates follow q_a(t) (`positions`:
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,9 +29,8 @@
 #include "common.hpp"
 #include "csv_output.hpp"
 #include "flexible_simulation.hpp"
-#include "mechdyn/flexible/assembly.hpp"
+#include "mechdyn/evaluation/flexible_run.hpp"
 #include "mechdyn/flexible/equilibrium.hpp"
-#include "mechdyn/flexible/newmark.hpp"
 #include "progress.hpp"
 #include "time_expressions.hpp"
 
@@ -48,32 +50,6 @@ std::vector<std::string> elastic_names(const Model& model) {
   }
   return out;
 }
-
-// One integrated mechanism: the model, its system, workspace, integrator and state.
-struct Run {
-  Run(const Model& m, const NewmarkOptions& options)
-      : model(m), system(make_flexible_system(model)), data(model, system), newmark(model, system, options) {}
-  Model model;
-  FlexibleSystem system;
-  FlexibleSystemData data;
-  FlexibleNewmark newmark;
-  NewmarkState state;
-  VecX effort;
-  double violation = 0.0;
-  FlexibleEnergies energy;
-
-  // Markers, energies and the constraint violation at the state.
-  void measure() {
-    flexible_kinematics(model, system, data, state.q, state.v);
-    flexible_mass_matrix(model, system, data, state.q);
-    energy = flexible_energies(model, system, data, state.q, state.v);
-    violation = 0.0;
-    if (model.num_loop_rows > 0) {
-      flexible_loop_closure(model, system, data, state.q, VecX());
-      violation = data.loop_residual.cwiseAbs().maxCoeff();
-    }
-  }
-};
 
 VecX start_vector(const std::optional<std::string>& text, const char* option, Eigen::Index full, Eigen::Index joints,
                   const VecX& fallback) {
@@ -124,50 +100,34 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   if (prescribed) prescribed->require_times(s.duration);  // before the first row is written
   if (effort_table) effort_table->require_times(s.duration);
   VecX table_efforts = VecX::Zero(na);
-  auto efforts_at = [&](double t, VecX& effort) {
-    effort.setZero();
-    if (expressions) expressions->evaluate(t, effort.head(joints));
+  // The joints' efforts at t (zeroed by the run): the expressions, plus the table's on the
+  // actuated coordinates.
+  auto efforts_at = [&](double t, Eigen::Ref<VecX> effort) {
+    if (expressions) expressions->evaluate(t, effort);
     if (effort_table) {
       effort_table->sample(t, table_efforts);
       for (Eigen::Index p = 0; p < na; ++p) effort[actuated[static_cast<std::size_t>(p)]] += table_efforts[p];
     }
   };
-  PrescribedMotion motion;
-  motion.position = motion.velocity = motion.acceleration = VecX::Zero(na);
 
-  // ---- the runs: the model, and its rigid equivalent alongside ----
-  NewmarkOptions options;
-  if (s.integrator == "hht") options.alpha = -0.1;
-  if (driven) options.prescribed = actuated;
-  std::vector<std::unique_ptr<Run>> runs;
-  runs.push_back(std::make_unique<Run>(model, options));
-  if (s.rigid_reference) runs.push_back(std::make_unique<Run>(rigid_equivalent(model), options));
-  Run& flexible = *runs[0];
+  // ---- the run: the library's (evaluation/flexible_run.hpp) ----
+  FlexibleRunOptions options;
+  options.driven = driven;
+  options.alpha = s.integrator == "hht" ? -0.1 : 0.0;
+  options.duration = s.duration;
+  options.step = s.step;
+  options.every = s.every;
+  options.rigid_reference = s.rigid_reference;
+  options.warning = [](const std::string& line) { std::cerr << "mechdyn: warning: " << line << "\n"; };
+  FlexibleInputs inputs;
+  inputs.effort = efforts_at;
+  if (driven) inputs.actuated_motion = [&prescribed](double t, PrescribedMotion& motion) { prescribed->sample(t, motion); };
 
   const VecX fallback = model.initial_configuration.size() > 0 ? model.initial_configuration
                                                                : model.neutral_configuration();
   VecX q = start_vector(s.q0, "q0", model.nq, model.rigid_nq, fallback);
   check_and_normalize_quaternions(model, q, "q0");
-  VecX v = start_vector(s.v0, "v0", nv, joints, VecX::Zero(nv));
-  if (driven) {
-    prescribed->sample(0.0, motion);
-    for (Eigen::Index p = 0; p < na; ++p) {
-      const int k = actuated[static_cast<std::size_t>(p)];
-      q[model.joints[static_cast<std::size_t>(model.dof_body[static_cast<std::size_t>(k)])].q_index +
-        (k - model.joints[static_cast<std::size_t>(model.dof_body[static_cast<std::size_t>(k)])].v_index)] =
-          motion.position[p];
-      v[k] = motion.velocity[p];
-    }
-  }
-  for (auto& run : runs) {
-    run->state.q = q.head(run->model.nq);
-    run->state.v = v.head(run->model.nv);
-    // Assembled start: loops closed and J v = 0 by the passive joints (the actuated held).
-    assemble_flexible_state(run->model, run->system, run->data, run->state.q, run->state.v, actuated);
-    run->effort = VecX::Zero(run->model.nv);
-    efforts_at(0.0, run->effort);
-    run->newmark.initialize(run->data, run->state, run->effort, driven ? &motion : nullptr);
-  }
+  const VecX v = start_vector(s.v0, "v0", nv, joints, VecX::Zero(nv));
 
   // ---- header ----
   std::vector<std::string> header{"t_s"};
@@ -194,72 +154,45 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
                            "strain_energy_J"})
     header.push_back(name);
 
-  CsvOutput csv(s.output, standard_output);
-  std::ostream& out = csv.stream();
-  out << csv_header_line(header);
+  // The output opens once the start is assembled and initialised (a start that fails
+  // leaves no output).
+  std::optional<CsvOutput> csv;
+  options.started = [&] {
+    csv.emplace(s.output, standard_output);
+    csv->stream() << csv_header_line(header);
+  };
   std::string row;
-  bool reference_alive = s.rigid_reference;
-  auto write_row = [&]() {
-    for (std::size_t r = 0; r < (reference_alive ? runs.size() : 1); ++r) runs[r]->measure();
-    const NewmarkState& state = flexible.state;
-    check_finite(state.q, "the configuration at t = " + format_number(state.time) + " s");
-    row = format_number(state.time);
-    for (Eigen::Index i = 0; i < model.nq; ++i) row += "," + format_number(state.q[i]);
-    for (Eigen::Index i = 0; i < nv; ++i) row += "," + format_number(state.v[i]);
-    for (const Vec3& p : flexible.data.marker_position)
+  auto write_row = [&](const FlexibleRow& r) {
+    row = format_number(r.time);
+    for (Eigen::Index i = 0; i < model.nq; ++i) row += "," + format_number(r.state.q[i]);
+    for (Eigen::Index i = 0; i < nv; ++i) row += "," + format_number(r.state.v[i]);
+    for (const Vec3& p : r.data.marker_position)
       for (int c = 0; c < 3; ++c) row += "," + format_number(p[c]);
     if (s.rigid_reference)
       for (std::size_t m = 0; m < model.markers.size(); ++m)
         for (int c = 0; c < 3; ++c)
-          row += reference_alive ? "," + format_number(flexible.data.marker_position[m][c] -
-                                                       runs[1]->data.marker_position[m][c])
-                                 : std::string(",");
-    for (Eigen::Index p = 0; p < na; ++p)
-      row += "," + format_number(driven ? state.prescribed_efforts[p] : flexible.effort[actuated[static_cast<std::size_t>(p)]]);
+          row += r.reference ? "," + format_number(r.data.marker_position[m][c] -
+                                                   r.reference->data.marker_position[m][c])
+                             : std::string(",");
+    for (Eigen::Index p = 0; p < na; ++p) row += "," + format_number(r.actuated_effort[p]);
     if (s.rigid_reference && driven)
       for (Eigen::Index p = 0; p < na; ++p)
-        row += reference_alive ? "," + format_number(runs[1]->state.prescribed_efforts[p]) : std::string(",");
-    row += "," + format_number(flexible.violation) + "," + std::to_string(state.iterations);
-    row += "," + format_number(flexible.energy.kinetic) + "," + format_number(flexible.energy.gravity) + "," +
-           format_number(flexible.energy.strain);
+        row += r.reference ? "," + format_number(r.reference->actuated_effort[p]) : std::string(",");
+    row += "," + format_number(r.constraint_violation) + "," + std::to_string(r.newton_iterations);
+    row += "," + format_number(r.energy.kinetic) + "," + format_number(r.energy.gravity) + "," +
+           format_number(r.energy.strain);
     row += '\n';
-    out << row;
-    csv.check();
+    csv->stream() << row;
+    csv->check();
   };
 
-  const long intervals = output_intervals(s.duration, s.step);
   ProgressBar progress;
-  long rows = 1;
-  write_row();
-  for (long k = 1; k <= intervals; ++k) {
-    const double t1 = k == intervals ? s.duration : static_cast<double>(k) * s.step;
-    if (driven) prescribed->sample(t1, motion);
-    for (std::size_t r = 0; r < (reference_alive ? runs.size() : 1); ++r) {
-      Run& run = *runs[r];
-      efforts_at(t1, run.effort);
-      try {
-        run.newmark.step(run.data, run.state, t1 - run.state.time, run.effort, driven ? &motion : nullptr);
-      } catch (const SolverError& e) {
-        if (r == 0) throw;
-        // The reference is an aid, not the run: it stops (one warning line), its columns are
-        // empty from here on, the flexible run goes on.
-        reference_alive = false;
-        std::cerr << "mechdyn: warning: the rigid reference stopped at t = " << format_number(t1) << " s (" << e.what()
-                  << "); its columns are empty from there\n";
-        continue;
-      }
-      run.state.time = t1;  // no drift of the output grid
-    }
-    if (k % s.every == 0 || k == intervals) {
-      write_row();
-      ++rows;
-    }
-    progress.update(static_cast<double>(k) / static_cast<double>(intervals));
-  }
+  options.progress = [&progress](double fraction) { progress.update(fraction); };
+  const FlexibleRunSummary summary = run_flexible(model, q, v, inputs, options, write_row);
   progress.finish();
-  csv.commit();
-  if (!csv.to_regular_file()) return;
-  standard_output << "wrote " << rows << " rows (t = 0 .. " << s.duration << " s, "
+  csv->commit();
+  if (!csv->to_regular_file()) return;
+  standard_output << "wrote " << summary.rows << " rows (t = 0 .. " << s.duration << " s, "
                   << (driven ? "position-driven" : "forward dynamics") << ", " << s.integrator
                   << (s.rigid_reference ? ", rigid reference alongside" : "") << ") to " << s.output << "\n";
 }

@@ -1,10 +1,11 @@
 // mechdyn simulate: forward dynamics under efforts tau(t), or inverse dynamics along
 // prescribed accelerations a(t), integrated in time (RK4 or Dormand–Prince 5(4)),
 // written as CSV: t, q, v, a, tau, joint reactions, kinetic and potential energy.
-// A tree's forward run is the library's simulate (evaluation/simulate.hpp, the run behind
-// Python's simulate and sweeps), its rows written by an observer; the inverse run
-// integrates the prescribed accelerations here; models with loops: closed_chain_simulation.cpp
-// (the library's evaluation/closed_chain_run.hpp); flexible bodies: flexible_simulation.cpp.
+// A tree's runs are the library's (evaluation/simulate.hpp): simulate (forward, behind
+// Python's simulate and sweeps) and simulate_inverse (inverse, behind Python's
+// simulate_inverse), their rows written by an observer; models with loops:
+// closed_chain_simulation.cpp (the library's evaluation/closed_chain_run.hpp); flexible
+// bodies: flexible_simulation.cpp (evaluation/flexible_run.hpp).
 // Options come from a scenario file (docs/cli.md) and command-line flags, flags winning.
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
@@ -28,12 +29,9 @@
 #include "flexible_simulation.hpp"
 #include "scenario_file.hpp"
 #include "mechdyn/dynamics/energy.hpp"
-#include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
-#include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
 #include "mechdyn/evaluation/time_expressions.hpp"
-#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/simulation/integrators.hpp"
@@ -143,9 +141,9 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
                               model.initial_configuration.size() > 0 ? model.initial_configuration
                                                                      : model.neutral_configuration())
                .values;
-  // Forward: the library's simulate normalises q0's quaternions itself (the same
-  // division), so it receives q0 as given, once the check here has refused a bad norm
-  // with the CLI's message; normalising twice could move a component by an ulp.
+  // The library's runs normalise q0's quaternions themselves (the same division), so they
+  // receive q0 as given, once the check here has refused a bad norm with the CLI's
+  // message; normalising twice could move a component by an ulp.
   const VecX q_given = q;
   check_and_normalize_quaternions(model, q, "q0");
   VecX v = parse_start_values(s.v0, "v0", model, StartLevel::Velocity, VecX::Zero(nv)).values;
@@ -153,10 +151,6 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   // --method auto: explicit while nv <= 16, recursive (ABA, RNEA: O(n) per step) above
   // (common.hpp, docs/cli.md "Which method").
   const bool recursive = resolve_method(s.method, model) == "recursive";
-  // Each Data holds only the dense workspaces its method uses (model/data.hpp): none for
-  // the recursive method, M for the explicit one (inverse mode; the forward run is the
-  // library's simulate, evaluation/simulate.hpp, with its own Data).
-  const DenseWorkspace explicit_needs = recursive ? DenseWorkspace::None : DenseWorkspace::MassMatrix;
   std::vector<std::string> source = forward ? s.tau.value_or(std::vector<std::string>())
                                             : s.accelerations.value_or(std::vector<std::string>());
   const char* source_name = forward ? "tau" : "accelerations";
@@ -244,85 +238,36 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     ++rows;
   };
 
+  // The library's runs (evaluation/simulate.hpp), each output row to the observer with q̈
+  // (forward) or τ (inverse) and the row's Data from its one dynamics pass. Forward:
+  // explicit forward dynamics or ABA, or the friction equation with stick–slip events and
+  // LuGre states. Inverse: the prescribed accelerations integrated from (q0, v0), the
+  // efforts by inverse dynamics (with joint friction τ + τ_f, the LuGre states integrated
+  // along). RK4 or DOPRI5.
   ProgressBar progress;
+  SimulationOptions options;
+  options.duration = s.duration;
+  options.step = s.step;
+  options.adaptive = s.integrator == "dopri5";
+  options.relative_tolerance = s.rtol;
+  options.absolute_tolerance = s.atol;
+  options.method = recursive ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
+  options.every = s.every;
+  options.max_steps = s.max_steps.value_or(default_step_budget(intervals));
+  options.max_wall_time = s.max_wall_time;
+  options.progress = [&progress](double fraction) { progress.update(fraction); };
+  const SimulationObserver observer = [&](SimulationRow& r) {
+    write_row(r.time, r.q, r.v, r.a, r.tau, r.friction_state, r.data);
+  };
   if (forward) {
-    // The library's run (evaluation/simulate.hpp): explicit forward dynamics or ABA, or
-    // the friction equation with stick–slip events and LuGre states; RK4 or DOPRI5; each
-    // output row to the observer, with q̈ and the row's Data from its one forward pass.
-    SimulationOptions options;
-    options.duration = s.duration;
-    options.step = s.step;
-    options.adaptive = s.integrator == "dopri5";
-    options.relative_tolerance = s.rtol;
-    options.absolute_tolerance = s.atol;
-    options.method = recursive ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
-    options.every = s.every;
-    options.max_steps = s.max_steps.value_or(default_step_budget(intervals));
-    options.max_wall_time = s.max_wall_time;
-    options.progress = [&progress](double fraction) { progress.update(fraction); };
     simulate(model, q_given, v,
              [&expressions](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> tau) {
                expressions.evaluate(t, tau);
              },
-             options,
-             [&](SimulationRow& r) { write_row(r.time, r.q, r.v, r.a, r.tau, r.friction_state, r.data); });
+             options, observer);
   } else {
-    // Inverse: the prescribed accelerations integrated from (q0, v0); the efforts at each
-    // row by inverse dynamics (with joint friction: τ + τ_f, the LuGre states z integrated
-    // along, x = (q, v, z)).
-    Data dynamics_data(model, explicit_needs);
-    std::unique_ptr<Rk4Integrator> rk4;
-    std::unique_ptr<DormandPrinceIntegrator> dopri5;
-    VecX z = VecX::Zero(nv);  // LuGre bristle deflections (friction/friction_simulation.hpp)
-    AccelerationFunction acceleration = [&](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&,
-                                            Eigen::Ref<VecX> a) { expressions.evaluate(t, a); };
-    ExtendedDerivativeFunction inverse_with_friction = [&](double t, const Eigen::Ref<const VecX>& qq,
-                                                           const Eigen::Ref<const VecX>& vv,
-                                                           const Eigen::Ref<const VecX>& zz, Eigen::Ref<VecX> a,
-                                                           Eigen::Ref<VecX> z_rate) {
-      expressions.evaluate(t, a);
-      dynamics_data.friction_state = zz;
-      inverse_dynamics_with_friction(model, dynamics_data, qq, vv, a, LuGreEvaluation::State);
-      z_rate = dynamics_data.friction_state_rate;
-    };
-    DormandPrinceOptions dp;
-    dp.relative_tolerance = s.rtol;
-    dp.absolute_tolerance = s.atol;
-    dp.max_step = s.step;
-    dp.min_step = std::min(1e-12, 1e-6 * s.step);
-    dp.budget = &budget;
-    if (s.integrator == "rk4") {
-      rk4 = with_friction ? std::make_unique<Rk4Integrator>(model, inverse_with_friction, static_cast<int>(nv))
-                          : std::make_unique<Rk4Integrator>(model, acceleration);
-      rk4->set_budget(&budget);
-    } else {
-      dopri5 = with_friction
-                   ? std::make_unique<DormandPrinceIntegrator>(model, inverse_with_friction, static_cast<int>(nv), dp)
-                   : std::make_unique<DormandPrinceIntegrator>(model, acceleration, dp);
-    }
-
-    Data row_data(model, explicit_needs);
-    VecX a = VecX::Zero(nv), tau = VecX::Zero(nv);
-    auto inverse_row = [&](double t) {
-      expressions.evaluate(t, a);
-      tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
-      if (with_friction) {
-        row_data.friction_state = z;
-        tau = inverse_dynamics_with_friction(model, row_data, q, v, a, LuGreEvaluation::State);
-      }
-      write_row(t, q, v, a, tau, z, row_data);
-    };
-    auto time_at = [&](long k) { return k == intervals ? s.duration : static_cast<double>(k) * s.step; };
-    inverse_row(0.0);
-    for (long k = 1; k <= intervals; ++k) {
-      const double t0 = time_at(k - 1), t1 = time_at(k);
-      if (with_friction && rk4) rk4->step(t0, t1 - t0, q, v, z);
-      else if (with_friction) dopri5->advance(t0, t1, q, v, z);
-      else if (rk4) rk4->step(t0, t1 - t0, q, v);
-      else dopri5->advance(t0, t1, q, v);
-      if (k % s.every == 0 || k == intervals) inverse_row(t1);
-      progress.update(static_cast<double>(k) / static_cast<double>(intervals));
-    }
+    simulate_inverse(model, q_given, v, [&expressions](double t, Eigen::Ref<VecX> a) { expressions.evaluate(t, a); },
+                     options, observer);
   }
   progress.finish();
 

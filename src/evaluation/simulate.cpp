@@ -11,6 +11,8 @@
 #include "mechdyn/evaluation/closed_chain_run.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
+#include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
+#include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/flexible/flexible_beam.hpp"
 #include "mechdyn/friction/forward_dynamics_with_friction.hpp"
@@ -62,32 +64,67 @@ void normalize_start(const Model& model, VecX& q) {
   }
 }
 
+// The output intervals K of the run and its step budget (options.max_steps, else 100000 + 1000 K).
+long output_intervals(const SimulationOptions& options) {
+  return options.duration == 0.0
+             ? 0
+             : std::max(1L, static_cast<long>(std::ceil(options.duration / options.step * (1.0 - 1e-12))));
+}
+long step_budget(const SimulationOptions& options, long intervals) {
+  return options.max_steps > 0 ? options.max_steps
+         : intervals > (std::numeric_limits<long>::max() - 100000) / 1000 ? std::numeric_limits<long>::max()
+                                                                          : 100000 + 1000 * intervals;
+}
+
+void check_start(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0) {
+  if (q0.size() != model.nq)
+    throw InvalidArgument("simulate: q0 has " + std::to_string(q0.size()) + " entries, model '" + model.name +
+                          "' needs " + std::to_string(model.nq) + " (nq)");
+  if (v0.size() != model.nv)
+    throw InvalidArgument("simulate: v0 has " + std::to_string(v0.size()) + " entries, model '" + model.name +
+                          "' needs " + std::to_string(model.nv) + " (nv)");
+  if (!q0.allFinite() || !v0.allFinite()) throw InvalidArgument("simulate: q0 or v0 is not finite");
+}
+
+// The rows of a run as arrays, sized once the run's own checks have passed (the first row).
+template <class Run>
+SimulationResult collect_rows(const Model& model, const SimulationOptions& options, const Run& run) {
+  check_options(options);
+  const long intervals = output_intervals(options);
+  const long rows = intervals == 0 ? 1 : 1 + intervals / options.every + (intervals % options.every != 0 ? 1 : 0);
+  SimulationResult result;
+  long row = 0;
+  run([&](SimulationRow& r) {
+    if (row == 0) {
+      result.time.resize(rows);
+      result.q.resize(rows, model.nq);
+      result.v.resize(rows, model.nv);
+      result.a.resize(rows, model.nv);
+      result.tau.resize(rows, model.nv);
+    }
+    result.time[row] = r.time;
+    result.q.row(row) = r.q.transpose();
+    result.v.row(row) = r.v.transpose();
+    result.a.row(row) = r.a.transpose();
+    result.tau.row(row) = r.tau.transpose();
+    ++row;
+  });
+  return result;
+}
+
 }  // namespace
 
 void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
               const EffortFunction& effort, const SimulationOptions& options, const SimulationObserver& observer) {
   check_options(options);
   require_rigid_bodies(model, model.name, "simulate");
-  const Eigen::Index nq = model.nq, nv = model.nv;
-  if (q0.size() != nq)
-    throw InvalidArgument("simulate: q0 has " + std::to_string(q0.size()) + " entries, model '" + model.name +
-                          "' needs " + std::to_string(nq) + " (nq)");
-  if (v0.size() != nv)
-    throw InvalidArgument("simulate: v0 has " + std::to_string(v0.size()) + " entries, model '" + model.name +
-                          "' needs " + std::to_string(nv) + " (nv)");
-  if (!q0.allFinite() || !v0.allFinite()) throw InvalidArgument("simulate: q0 or v0 is not finite");
+  const Eigen::Index nv = model.nv;
+  check_start(model, q0, v0);
   VecX q = q0, v = v0;
   normalize_start(model, q);
 
-  const long intervals =
-      options.duration == 0.0
-          ? 0
-          : std::max(1L, static_cast<long>(std::ceil(options.duration / options.step * (1.0 - 1e-12))));
-  const long budget_steps = options.max_steps > 0 ? options.max_steps
-                            : intervals > (std::numeric_limits<long>::max() - 100000) / 1000
-                                ? std::numeric_limits<long>::max()
-                                : 100000 + 1000 * intervals;
-  IntegrationBudget budget(budget_steps, options.max_wall_time);
+  const long intervals = output_intervals(options);
+  IntegrationBudget budget(step_budget(options, intervals), options.max_wall_time);
 
   const bool loops = !model.loops.empty();
   if (loops) {  // the closed-chain run of `mechdyn simulate` (evaluation/closed_chain_run.hpp), rk4 or dopri5
@@ -198,31 +235,100 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
 
 SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
                           const EffortFunction& effort, const SimulationOptions& options) {
-  check_options(options);
-  const long intervals =
-      options.duration == 0.0
-          ? 0
-          : std::max(1L, static_cast<long>(std::ceil(options.duration / options.step * (1.0 - 1e-12))));
-  const long rows = intervals == 0 ? 1 : 1 + intervals / options.every + (intervals % options.every != 0 ? 1 : 0);
-  SimulationResult result;
-  long row = 0;
-  // The arrays are sized once the run's own checks have passed (the first row).
-  simulate(model, q0, v0, effort, options, [&](SimulationRow& r) {
-    if (row == 0) {
-      result.time.resize(rows);
-      result.q.resize(rows, model.nq);
-      result.v.resize(rows, model.nv);
-      result.a.resize(rows, model.nv);
-      result.tau.resize(rows, model.nv);
-    }
-    result.time[row] = r.time;
-    result.q.row(row) = r.q.transpose();
-    result.v.row(row) = r.v.transpose();
-    result.a.row(row) = r.a.transpose();
-    result.tau.row(row) = r.tau.transpose();
-    ++row;
+  return collect_rows(model, options, [&](const SimulationObserver& observer) {
+    simulate(model, q0, v0, effort, options, observer);
   });
-  return result;
+}
+
+void simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
+                      const PrescribedAccelerationFunction& acceleration, const SimulationOptions& options,
+                      const SimulationObserver& observer) {
+  check_options(options);
+  require_rigid_bodies(model, model.name, "simulate_inverse");
+  if (!model.loops.empty())
+    throw ModelError("simulate_inverse: model '" + model.name +
+                     "' has loops: its inverse run is the closed-chain run (evaluation/closed_chain_run.hpp)");
+  const Eigen::Index nv = model.nv;
+  check_start(model, q0, v0);
+  VecX q = q0, v = v0;
+  normalize_start(model, q);
+  const long intervals = output_intervals(options);
+  IntegrationBudget budget(step_budget(options, intervals), options.max_wall_time);
+  const bool friction = has_joint_friction(model);
+  const bool recursive = options.method == DynamicsMethod::Recursive;
+  // Only the dense workspaces the inverse dynamics use (model/data.hpp): none for RNEA, M
+  // for the explicit method.
+  const DenseWorkspace dense = recursive ? DenseWorkspace::None : DenseWorkspace::MassMatrix;
+  Data dynamics_data(model, dense), row_data(model, dense);
+  auto prescribed = [&](double t, Eigen::Ref<VecX> a) {
+    if (!acceleration) {
+      a.setZero();
+      return;
+    }
+    acceleration(t, a);
+    if (!a.allFinite()) throw InvalidArgument("simulate_inverse: the accelerations are not finite at t = " + number(t) + " s");
+  };
+
+  // x = (q, v), with joint friction (q, v, z): the LuGre bristle states' rates from the
+  // inverse dynamics with friction along the prescribed motion.
+  VecX z = VecX::Zero(nv);
+  AccelerationFunction kinematic = [&](double t, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&,
+                                       Eigen::Ref<VecX> a) { prescribed(t, a); };
+  ExtendedDerivativeFunction with_friction = [&](double t, const Eigen::Ref<const VecX>& qq,
+                                                 const Eigen::Ref<const VecX>& vv, const Eigen::Ref<const VecX>& zz,
+                                                 Eigen::Ref<VecX> a, Eigen::Ref<VecX> z_rate) {
+    prescribed(t, a);
+    dynamics_data.friction_state = zz;
+    inverse_dynamics_with_friction(model, dynamics_data, qq, vv, a, LuGreEvaluation::State);
+    z_rate = dynamics_data.friction_state_rate;
+  };
+  std::unique_ptr<Rk4Integrator> rk4;
+  std::unique_ptr<DormandPrinceIntegrator> dopri5;
+  DormandPrinceOptions dp;
+  dp.relative_tolerance = options.relative_tolerance;
+  dp.absolute_tolerance = options.absolute_tolerance;
+  dp.max_step = options.step;
+  dp.min_step = std::min(1e-12, 1e-6 * options.step);
+  dp.budget = &budget;
+  if (!options.adaptive) {
+    rk4 = friction ? std::make_unique<Rk4Integrator>(model, with_friction, static_cast<int>(nv))
+                   : std::make_unique<Rk4Integrator>(model, kinematic);
+    rk4->set_budget(&budget);
+  } else {
+    dopri5 = friction ? std::make_unique<DormandPrinceIntegrator>(model, with_friction, static_cast<int>(nv), dp)
+                      : std::make_unique<DormandPrinceIntegrator>(model, kinematic, dp);
+  }
+
+  VecX a = VecX::Zero(nv), tau = VecX::Zero(nv);
+  auto record = [&](double t) {
+    prescribed(t, a);
+    tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
+    if (friction) {
+      row_data.friction_state = z;
+      tau = inverse_dynamics_with_friction(model, row_data, q, v, a, LuGreEvaluation::State);
+    }
+    SimulationRow row{t, q, v, a, tau, z, row_data};
+    if (observer) observer(row);
+  };
+  auto time_at = [&](long k) { return k == intervals ? options.duration : static_cast<double>(k) * options.step; };
+  record(0.0);
+  for (long k = 1; k <= intervals; ++k) {
+    const double t0 = time_at(k - 1), t1 = time_at(k);
+    if (friction && rk4) rk4->step(t0, t1 - t0, q, v, z);
+    else if (friction) dopri5->advance(t0, t1, q, v, z);
+    else if (rk4) rk4->step(t0, t1 - t0, q, v);
+    else dopri5->advance(t0, t1, q, v);
+    if (k % options.every == 0 || k == intervals) record(t1);
+    if (options.progress) options.progress(static_cast<double>(k) / static_cast<double>(intervals));
+  }
+}
+
+SimulationResult simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0,
+                                  const Eigen::Ref<const VecX>& v0, const PrescribedAccelerationFunction& acceleration,
+                                  const SimulationOptions& options) {
+  return collect_rows(model, options, [&](const SimulationObserver& observer) {
+    simulate_inverse(model, q0, v0, acceleration, options, observer);
+  });
 }
 
 }  // namespace mechdyn

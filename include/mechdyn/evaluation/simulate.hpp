@@ -1,6 +1,7 @@
-// Forward simulation in time with the results as arrays: the library form of the
-// forward mode of `mechdyn simulate` (docs/cli.md), behind Python's `mechdyn.simulate`
-// and every sample of a sweep (`mechdyn sweep`, docs/python.md).
+// Simulation in time of a rigid model, rows to an observer or as arrays: the library form
+// of `mechdyn simulate` (docs/cli.md) — forward mode (simulate), behind Python's
+// `mechdyn.simulate` and every sample of a sweep (`mechdyn sweep`, docs/python.md), and
+// the inverse mode of a tree (simulate_inverse), behind Python's `mechdyn.simulate_inverse`.
 //
 // v̇ = q̈(t, q, v) from the efforts τ(t, q, v) given by a callback:
 //   trees           explicit forward dynamics (EJ/EC: M q̈ = τ − h by the branch-sparse
@@ -14,6 +15,12 @@
 // A tree's forward run here is `mechdyn simulate`'s (its rows written by an observer,
 // SimulationRow); with loops it is the CLI's closed-chain run with rk4/dopri5 (one loop:
 // tests/unit/test_sweep_and_simulate.cpp compares the two).
+//
+// Inverse mode (simulate_inverse; `mechdyn simulate --mode inverse` on a tree): the
+// prescribed accelerations a(t) (a callback, nv) integrated from (q0, v0) by RK4 or
+// DOPRI5; each row's efforts by inverse dynamics, τ = M a + h (explicit) or RNEA
+// (recursive); with joint friction τ + τ_f (friction/inverse_dynamics_with_friction.hpp,
+// EC eq. 54), the LuGre states z integrated along with (q, v).
 //
 // Output grid: K = ⌈duration / step⌉ intervals, the last ending at `duration`; a row at
 // t = 0, then every `every`-th interval and the last one. Rows hold t, q, v, q̈ (at the
@@ -84,5 +91,25 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
 /// integrator fails (the message names the time) or the step budget is exhausted.
 SimulationResult simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
                           const EffortFunction& effort, const SimulationOptions& options = {});
+
+/// The prescribed accelerations of an inverse run: a(t) into `a` (nv numbers).
+using PrescribedAccelerationFunction = std::function<void(double t, Eigen::Ref<VecX> a)>;
+
+/// Inverse dynamics along prescribed accelerations, integrated in time (header): each
+/// output row to `observer` with q, v, a(t), τ (inverse dynamics, with friction τ + τ_f),
+/// the LuGre states, and the row's Data (after the inverse dynamics: reactions, joint loads
+/// and energies computable from it; friction: data.friction_effort). `options.method`
+/// picks the inverse dynamics; `adaptive` the integrator. `acceleration` may be empty
+/// (zero accelerations). Throws as simulate does, and InvalidArgument when a(t) is not
+/// finite; ModelError for a model with loops (evaluation/closed_chain_run.hpp) or
+/// flexible bodies (evaluation/flexible_run.hpp).
+void simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen::Ref<const VecX>& v0,
+                      const PrescribedAccelerationFunction& acceleration, const SimulationOptions& options,
+                      const SimulationObserver& observer);
+
+/// The same, rows as arrays (tau: the inverse dynamics' efforts, with friction τ + τ_f).
+SimulationResult simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0,
+                                  const Eigen::Ref<const VecX>& v0, const PrescribedAccelerationFunction& acceleration,
+                                  const SimulationOptions& options = {});
 
 }  // namespace mechdyn
