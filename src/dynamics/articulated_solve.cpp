@@ -380,10 +380,12 @@ void solve_articulated(const Model& model, DerivativeData& work, double* x) {
   }
 }
 
-void solve_articulated(const Model& model, DerivativeData& work, MatX& matrix, SolveLayout layout) {
+void solve_articulated(const Model& model, DerivativeData& work, MatX& matrix, SolveLayout layout,
+                       SolveVariant variant) {
+  static_cast<void>(variant);  // one build only where there is no AVX2 variant
 #ifdef MECHDYN_AVX2_VARIANT
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (avx2) {
+  if (avx2 && variant == SolveVariant::Best) {
     solve_columns_avx2(model, work, matrix, layout);
     return;
   }

@@ -33,7 +33,13 @@ void solve_articulated(const Model& model, DerivativeData& work, double* x);
 /// symmetric, so either way), whose rows below a column's own index are 0 and skipped.
 enum class SolveLayout { Columns, Rows, Identity };
 
-/// X = M⁻¹ X in place for the nv columns of X (eqs. D24–D25).
-void solve_articulated(const Model& model, DerivativeData& work, MatX& matrix, SolveLayout layout);
+/// Which build of the sweeps runs: the best the machine has (x86-64 with AVX2 and FMA: the
+/// variant compiled for them), or the baseline's (what every other machine runs; chosen
+/// by the test that the two agree).
+enum class SolveVariant { Best, Baseline };
+
+/// X = M⁻¹ X in place for the nv columns of X (eqs. D24–D25), after articulated_axes.
+void solve_articulated(const Model& model, DerivativeData& work, MatX& matrix, SolveLayout layout,
+                       SolveVariant variant = SolveVariant::Best);
 
 }  // namespace mechdyn::detail

@@ -23,6 +23,9 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "random_model.hpp"
+// The sweeps themselves, private to the library (src/dynamics): for the test that both of
+// their builds, and every storage of the right-hand sides, solve M x = b.
+#include "../../src/dynamics/articulated_solve.hpp"
 
 namespace mechdyn {
 namespace {
@@ -170,6 +173,43 @@ TEST(AbaDerivativesArticulated, MatchDenseAlgebraOnTheMassMatrixAndItsFactor) {
     VecX x = s.tau;
     solve_mass_matrix(model, data, x);  // the factor left behind solves M x = b
     EXPECT_LT((mass * x - s.tau).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + s.tau.cwiseAbs().maxCoeff()));
+  }
+}
+
+// Bug caught: one of the two builds of the sweeps wrong — the AVX2+FMA variant chosen at run
+// time where the machine has it (all that the tests above can run here) or the x86-64
+// baseline's (what every other machine runs) — or one of the three storages of the
+// right-hand sides (column-major, transposed, the identity's half of M⁻¹) mishandled:
+// each against Eigen's LDLᵀ of CRBA's M on random right-hand sides, to 1e-9, and the two
+// builds against each other, to 1e-12.
+TEST(AbaDerivativesArticulated, BothBuildsAndEveryStorageSolveTheMassMatrix) {
+  using detail::SolveLayout;
+  using detail::SolveVariant;
+  unsigned seed = 300;
+  for (const Model& model : deep_models()) {
+    Data data(model), reference(model);
+    DerivativeData work(model);
+    std::mt19937 rng(++seed);
+    SCOPED_TRACE(std::to_string(model.nv) + " coordinates");
+    const State s = random_state(model, rng);
+    aba_derivatives(model, data, work, s.q, s.v, s.tau);  // leaves the articulated axes in work
+    const Eigen::LDLT<MatX> dense(crba(model, reference, s.q));
+    MatX right(model.nv, model.nv);
+    for (Eigen::Index j = 0; j < model.nv; ++j) right.col(j) = testing::random_vector(model.nv, rng, 1.0);
+    const MatX identity = MatX::Identity(model.nv, model.nv);
+    for (const SolveLayout layout : {SolveLayout::Columns, SolveLayout::Rows, SolveLayout::Identity}) {
+      const MatX& b = layout == SolveLayout::Identity ? identity : right;
+      const MatX expected = dense.solve(b);
+      MatX solved[2];
+      for (const SolveVariant variant : {SolveVariant::Best, SolveVariant::Baseline}) {
+        MatX x = layout == SolveLayout::Rows ? MatX(b.transpose()) : b;
+        detail::solve_articulated(model, work, x, layout, variant);
+        if (layout == SolveLayout::Rows) x.transposeInPlace();
+        EXPECT_LT(relative_difference(x, expected), 1e-9) << static_cast<int>(layout);
+        solved[variant == SolveVariant::Best ? 0 : 1] = x;
+      }
+      EXPECT_LT(relative_difference(solved[0], solved[1]), 1e-12) << static_cast<int>(layout);
+    }
   }
 }
 
