@@ -41,6 +41,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "dynamics_stages.hpp"
 #include "mechdyn/errors.hpp"
@@ -297,10 +298,13 @@ bool articulated_solve_pays(const Model& model) {
   // whole contiguous rows of 3 nv numbers; measured on chains (docs/benchmarks.md: the
   // 10-chain, mean depth 4.5, is faster by the factors, the 20-chain, 9.5, by the
   // recursion) the recursion wins from a mean depth of about 7.
+  std::vector<long> depth(static_cast<std::size_t>(model.nv), 0);  // coordinates above k (λ(k) < k)
   long depth_sum = 0;
-  for (int k = 0; k < model.nv; ++k)
-    for (int j = model.dof_parent[static_cast<std::size_t>(k)]; j != -1; j = model.dof_parent[static_cast<std::size_t>(j)])
-      ++depth_sum;
+  for (int k = 0; k < model.nv; ++k) {
+    const int parent = model.dof_parent[static_cast<std::size_t>(k)];
+    depth[static_cast<std::size_t>(k)] = parent == -1 ? 0 : depth[static_cast<std::size_t>(parent)] + 1;
+    depth_sum += depth[static_cast<std::size_t>(k)];
+  }
   return model.nv > 0 && 2 * depth_sum >= 14L * model.nv;
 }
 
