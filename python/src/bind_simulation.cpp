@@ -1,14 +1,21 @@
-// Python bindings: simulate (evaluation/simulate.hpp) and the sweep specs shared with
+// Python bindings: simulate and simulate_inverse (evaluation/simulate.hpp),
+// simulate_closed_chain (evaluation/closed_chain_run.hpp), simulate_flexible
+// (evaluation/flexible_run.hpp) and the sweep specs shared with
 // `mechdyn sweep` (io/sweep_spec.hpp, evaluation/sweep.hpp; Python's mechdyn.sweep maps them
 // on Dask).
 #include <iostream>
+#include <limits>
 #include <mutex>
 
 #include "common.hpp"
+#include "mechdyn/dynamics/energy.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/evaluation/closed_chain_run.hpp"
+#include "mechdyn/evaluation/flexible_run.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
 #include "mechdyn/evaluation/sweep.hpp"
 #include "mechdyn/evaluation/time_expressions.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/io/sweep_spec.hpp"
 
 namespace mechdyn::python {
@@ -27,6 +34,26 @@ struct ClosedChainTrajectory {
   py::list warnings;
   long near_singular_episodes = 0;
 };
+
+// The result of simulate_inverse: the rows of `mechdyn simulate --mode inverse` on a tree.
+struct InverseTrajectory {
+  py::array_t<double> t, q, v, a, tau, reaction_force, reaction_torque, kinetic_energy, potential_energy, friction,
+      friction_state;
+};
+
+// The result of simulate_flexible: the rows of `mechdyn simulate` on a model with flexible bodies.
+struct FlexibleTrajectory {
+  py::array_t<double> t, q, v, a, effort, markers, deviation, rigid_effort, constraint_violation, newton_iterations,
+      kinetic_energy, gravity_energy, strain_energy;
+  py::list actuated, warnings;
+};
+
+// Rows collected as flat numbers, then one new C-order array of the given shape.
+py::array_t<double> rows_array(const std::vector<double>& values, std::vector<py::ssize_t> shape) {
+  py::array_t<double> out(shape);
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
 
 // A function of t giving n numbers: None (zeros), n numbers (constant), n strings (muParser
 // expressions of t, as the CLI), or a callable f(t) -> n numbers (runs with the GIL).
@@ -278,6 +305,221 @@ void bind_simulation(py::module_& m) {
      "configurations; adaptive=True: its error controlled with rtol, atol, steps of at most `step`), or inverse (the actuated accelerations or velocities, the same forms). The start is made "
      "consistent keeping the actuated coordinates. Returns a ClosedChainTrajectory with the cut-joint forces, joint "
      "reactions and energies of every row, and the warning lines (near-singular configurations).");
+
+  py::class_<InverseTrajectory>(m, "InverseTrajectory",
+      "Result of simulate_inverse: t (rows), q (rows × nq), v, a, tau (rows × nv; with joint friction τ + τ_f), "
+      "reaction_force, reaction_torque (rows × bodies × 3, parent on child, torque about the child's origin), "
+      "kinetic_energy, potential_energy (rows), friction (rows × nv: τ_f, zeros without friction), friction_state "
+      "(rows × nv: LuGre z, zeros otherwise).")
+      .def_readonly("t", &InverseTrajectory::t)
+      .def_readonly("q", &InverseTrajectory::q)
+      .def_readonly("v", &InverseTrajectory::v)
+      .def_readonly("a", &InverseTrajectory::a)
+      .def_readonly("tau", &InverseTrajectory::tau)
+      .def_readonly("reaction_force", &InverseTrajectory::reaction_force)
+      .def_readonly("reaction_torque", &InverseTrajectory::reaction_torque)
+      .def_readonly("kinetic_energy", &InverseTrajectory::kinetic_energy)
+      .def_readonly("potential_energy", &InverseTrajectory::potential_energy)
+      .def_readonly("friction", &InverseTrajectory::friction)
+      .def_readonly("friction_state", &InverseTrajectory::friction_state)
+      .def("__len__", [](const InverseTrajectory& r) { return r.t.size(); });
+
+  m.def("simulate_inverse", [](std::shared_ptr<Model> model, py::handle q0, py::handle v0, py::handle accelerations,
+                               double duration, double step, const std::string& integrator, const std::string& method,
+                               long every, double rtol, double atol, long max_steps) {
+    if (!model) throw InvalidArgument("simulate_inverse: model is None");
+    if (integrator != "rk4" && integrator != "dopri5")
+      throw InvalidArgument("integrator must be 'rk4' or 'dopri5', got '" + integrator + "'");
+    if (method != "explicit" && method != "recursive")
+      throw InvalidArgument("method must be 'explicit' or 'recursive', got '" + method + "'");
+    SimulationOptions options;
+    options.duration = duration;
+    options.step = step;
+    options.adaptive = integrator == "dopri5";
+    options.method = method == "recursive" ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
+    options.every = every;
+    options.relative_tolerance = rtol;
+    options.absolute_tolerance = atol;
+    options.max_steps = max_steps;
+    const Eigen::Index nv = model->nv;
+    const VecX q = q0.is_none() ? (model->initial_configuration.size() > 0 ? model->initial_configuration
+                                                                           : model->neutral_configuration())
+                                : owned_vector(q0, model->nq, "q0", "nq");
+    const VecX v = v0.is_none() ? VecX::Zero(nv) : owned_vector(v0, nv, "v0", "nv");
+    const auto acceleration = time_function(accelerations, nv, "accelerations");
+    const bool friction = has_joint_friction(*model);
+    const int bodies = model->num_bodies();
+    std::vector<double> t, rq, rv, ra, rtau, rf, rt, ke, pe, fr, z;
+    {
+      py::gil_scoped_release release;
+      // Each row as `mechdyn simulate --mode inverse` writes it: the reactions and energies
+      // from the row's Data (after its inverse dynamics).
+      simulate_inverse(*model, q, v, acceleration, options, [&](SimulationRow& r) {
+        joint_reactions(*model, r.data, r.q, r.v, r.a);
+        ke.push_back(kinetic_energy(*model, r.data, r.q, r.v));
+        pe.push_back(potential_energy(*model, r.data, r.q));
+        t.push_back(r.time);
+        rq.insert(rq.end(), r.q.data(), r.q.data() + r.q.size());
+        rv.insert(rv.end(), r.v.data(), r.v.data() + nv);
+        ra.insert(ra.end(), r.a.data(), r.a.data() + nv);
+        rtau.insert(rtau.end(), r.tau.data(), r.tau.data() + nv);
+        for (int l = 0; l < bodies; ++l)
+          for (int c = 0; c < 3; ++c) rf.push_back(r.data.reaction_force[l][c]), rt.push_back(r.data.reaction_torque[l][c]);
+        for (Eigen::Index i = 0; i < nv; ++i) fr.push_back(friction ? r.data.friction_effort[i] : 0.0);
+        z.insert(z.end(), r.friction_state.data(), r.friction_state.data() + nv);
+      });
+    }
+    const py::ssize_t n = static_cast<py::ssize_t>(t.size()), pv = static_cast<py::ssize_t>(nv);
+    InverseTrajectory r;
+    r.t = rows_array(t, {n});
+    r.q = rows_array(rq, {n, static_cast<py::ssize_t>(model->nq)});
+    r.v = rows_array(rv, {n, pv});
+    r.a = rows_array(ra, {n, pv});
+    r.tau = rows_array(rtau, {n, pv});
+    r.reaction_force = rows_array(rf, {n, bodies, 3});
+    r.reaction_torque = rows_array(rt, {n, bodies, 3});
+    r.kinetic_energy = rows_array(ke, {n});
+    r.potential_energy = rows_array(pe, {n});
+    r.friction = rows_array(fr, {n, pv});
+    r.friction_state = rows_array(z, {n, pv});
+    return r;
+  }, py::arg("model"), py::arg("q0") = py::none(), py::arg("v0") = py::none(), py::arg("accelerations") = py::none(),
+     py::arg("duration") = 1.0, py::arg("step") = 1e-3, py::arg("integrator") = "rk4", py::arg("method") = "explicit",
+     py::arg("every") = 1, py::arg("rtol") = 1e-8, py::arg("atol") = 1e-10, py::arg("max_steps") = 0,
+     "Inverse dynamics along prescribed accelerations integrated in time (the library run behind `mechdyn simulate "
+     "--mode inverse` on a tree, evaluation/simulate.hpp simulate_inverse): accelerations None (zero), nv numbers, nv "
+     "muParser expressions of t, or a callable a(t); with joint friction the efforts are τ + τ_f and the LuGre "
+     "states are integrated along. Returns an InverseTrajectory of new arrays with the joint reactions and energies "
+     "of every row. The GIL is released except while a Python callable runs. Models with loops: "
+     "simulate_closed_chain(mode='inverse'); flexible bodies: simulate_flexible.");
+
+  py::class_<FlexibleTrajectory>(m, "FlexibleTrajectory",
+      "Result of simulate_flexible: t (rows), q (rows × nq: joints, then elastic coordinates), v, a (rows × nv), "
+      "effort (rows × na: the actuated coordinates' efforts, applied or — driven — computed), markers (rows × "
+      "markers × 3, world), deviation (rows × markers × 3: flexible minus rigid reference; NaN without it or after "
+      "it stopped), rigid_effort (rows × na: the rigid reference's efforts when driven, NaN otherwise), "
+      "constraint_violation, newton_iterations, kinetic_energy, gravity_energy, strain_energy (rows), actuated (the "
+      "actuated coordinates' names), warnings (the run's warning lines).")
+      .def_readonly("t", &FlexibleTrajectory::t)
+      .def_readonly("q", &FlexibleTrajectory::q)
+      .def_readonly("v", &FlexibleTrajectory::v)
+      .def_readonly("a", &FlexibleTrajectory::a)
+      .def_readonly("effort", &FlexibleTrajectory::effort)
+      .def_readonly("markers", &FlexibleTrajectory::markers)
+      .def_readonly("deviation", &FlexibleTrajectory::deviation)
+      .def_readonly("rigid_effort", &FlexibleTrajectory::rigid_effort)
+      .def_readonly("constraint_violation", &FlexibleTrajectory::constraint_violation)
+      .def_readonly("newton_iterations", &FlexibleTrajectory::newton_iterations)
+      .def_readonly("kinetic_energy", &FlexibleTrajectory::kinetic_energy)
+      .def_readonly("gravity_energy", &FlexibleTrajectory::gravity_energy)
+      .def_readonly("strain_energy", &FlexibleTrajectory::strain_energy)
+      .def_readonly("actuated", &FlexibleTrajectory::actuated)
+      .def_readonly("warnings", &FlexibleTrajectory::warnings)
+      .def("__len__", [](const FlexibleTrajectory& r) { return r.t.size(); });
+
+  m.def("simulate_flexible", [](std::shared_ptr<Model> model, py::handle q0, py::handle v0, py::handle tau,
+                                py::handle motion, double duration, double step, const std::string& integrator,
+                                long every, bool rigid_reference) {
+    if (!model) throw InvalidArgument("simulate_flexible: model is None");
+    if (integrator != "newmark" && integrator != "hht")
+      throw InvalidArgument("integrator must be 'newmark' or 'hht', got '" + integrator + "'");
+    const std::vector<int> actuated = flexible_run_actuated(*model);
+    const Eigen::Index na = static_cast<Eigen::Index>(actuated.size()), nv = model->nv;
+    FlexibleRunOptions options;
+    options.driven = !motion.is_none();
+    options.alpha = integrator == "hht" ? -0.1 : 0.0;
+    options.duration = duration;
+    options.step = step;
+    options.every = every;
+    options.rigid_reference = rigid_reference;
+    std::vector<std::string> warnings;
+    options.warning = [&warnings](const std::string& line) { warnings.push_back(line); };
+    // q0, v0: all coordinates, or the joints' only (the elastic ones zero), as the CLI's --q0, --v0.
+    auto start = [](py::handle object, Eigen::Index full, Eigen::Index joints, const VecX& fallback, const char* name) {
+      if (object.is_none()) return fallback;
+      if (py::len(object) == static_cast<std::size_t>(joints) && joints != full) {
+        VecX out = VecX::Zero(full);
+        out.head(joints) = owned_vector(object, joints, name, "joint");
+        return out;
+      }
+      return owned_vector(object, full, name, name[0] == 'q' ? "nq" : "nv");
+    };
+    const VecX q = start(q0, model->nq, model->rigid_nq,
+                         model->initial_configuration.size() > 0 ? model->initial_configuration
+                                                                 : model->neutral_configuration(),
+                         "q0");
+    const VecX v = start(v0, nv, model->rigid_nv, VecX::Zero(nv), "v0");
+    FlexibleInputs inputs;
+    if (!tau.is_none()) inputs.effort = time_function(tau, model->rigid_nv, "tau");
+    if (options.driven) {
+      if (!PyCallable_Check(motion.ptr()))
+        throw InvalidArgument("motion must be a callable motion(t) -> (q_a, v_a, a_a), na numbers each");
+      py::object callable = py::reinterpret_borrow<py::object>(motion);
+      inputs.actuated_motion = [callable, na](double t, PrescribedMotion& out) {
+        py::gil_scoped_acquire acquire;
+        py::object value = callable(t);
+        py::tuple parts = py::cast<py::tuple>(value);
+        if (parts.size() != 3) throw InvalidArgument("motion(t) must return (q_a, v_a, a_a)");
+        out.position = InputVector(parts[0], na, "motion(t)[0]", "na").map();
+        out.velocity = InputVector(parts[1], na, "motion(t)[1]", "na").map();
+        out.acceleration = InputVector(parts[2], na, "motion(t)[2]", "na").map();
+      };
+    }
+    const std::size_t markers = model->markers.size();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> t, rq, rv, ra, eff, mk, dev, reff, viol, iters, ke, ge, se;
+    {
+      py::gil_scoped_release release;
+      run_flexible(*model, q, v, inputs, options, [&](const FlexibleRow& r) {
+        t.push_back(r.time);
+        rq.insert(rq.end(), r.state.q.data(), r.state.q.data() + r.state.q.size());
+        rv.insert(rv.end(), r.state.v.data(), r.state.v.data() + nv);
+        ra.insert(ra.end(), r.state.a.data(), r.state.a.data() + nv);
+        eff.insert(eff.end(), r.actuated_effort.data(), r.actuated_effort.data() + na);
+        for (std::size_t k = 0; k < markers; ++k)
+          for (int c = 0; c < 3; ++c) {
+            mk.push_back(r.data.marker_position[k][c]);
+            dev.push_back(r.reference ? r.data.marker_position[k][c] - r.reference->data.marker_position[k][c] : nan);
+          }
+        for (Eigen::Index p = 0; p < na; ++p)
+          reff.push_back(r.reference && options.driven ? r.reference->actuated_effort[p] : nan);
+        viol.push_back(r.constraint_violation);
+        iters.push_back(r.newton_iterations);
+        ke.push_back(r.energy.kinetic);
+        ge.push_back(r.energy.gravity);
+        se.push_back(r.energy.strain);
+      });
+    }
+    const py::ssize_t n = static_cast<py::ssize_t>(t.size()), pm = static_cast<py::ssize_t>(markers);
+    FlexibleTrajectory r;
+    r.t = rows_array(t, {n});
+    r.q = rows_array(rq, {n, static_cast<py::ssize_t>(model->nq)});
+    r.v = rows_array(rv, {n, static_cast<py::ssize_t>(nv)});
+    r.a = rows_array(ra, {n, static_cast<py::ssize_t>(nv)});
+    r.effort = rows_array(eff, {n, static_cast<py::ssize_t>(na)});
+    r.markers = rows_array(mk, {n, pm, 3});
+    r.deviation = rows_array(dev, {n, pm, 3});
+    r.rigid_effort = rows_array(reff, {n, static_cast<py::ssize_t>(na)});
+    r.constraint_violation = rows_array(viol, {n});
+    r.newton_iterations = rows_array(iters, {n});
+    r.kinetic_energy = rows_array(ke, {n});
+    r.gravity_energy = rows_array(ge, {n});
+    r.strain_energy = rows_array(se, {n});
+    std::vector<CoordinateName> configuration_names, velocity_names;
+    for (const Joint& joint : model->joints) joint_coordinate_names(joint, configuration_names, velocity_names);
+    for (int k : actuated) r.actuated.append(velocity_names[static_cast<std::size_t>(k)].name);
+    for (const std::string& w : warnings) r.warnings.append(w);
+    return r;
+  }, py::arg("model"), py::arg("q0") = py::none(), py::arg("v0") = py::none(), py::arg("tau") = py::none(),
+     py::arg("motion") = py::none(), py::arg("duration") = 1.0, py::arg("step") = 1e-3,
+     py::arg("integrator") = "newmark", py::arg("every") = 1, py::arg("rigid_reference") = true,
+     "Simulation of a model with flexible bodies (the library run behind `mechdyn simulate` on such a model, "
+     "evaluation/flexible_run.hpp): Newmark (integrator 'newmark') or HHT-α = −0.1 ('hht'), one step per output "
+     "interval. Forward: tau the joints' efforts (None, rigid_nv numbers, expressions of t, or a callable tau(t)). "
+     "Position-driven (the CLI's --mode inverse): motion a callable motion(t) -> (q_a, v_a, a_a) of the actuated "
+     "coordinates (FlexibleTrajectory.actuated); their efforts are computed. q0, v0: all coordinates or the joints' "
+     "only (elastic ones zero). The rigid equivalent runs alongside unless rigid_reference=False. Returns a "
+     "FlexibleTrajectory of new arrays. The GIL is released except while a Python callable runs.");
 
   py::class_<SweepSpec, std::shared_ptr<SweepSpec>>(m, "SweepSpec",
       "A parsed sweep spec (the YAML of `mechdyn sweep`, docs/python.md). Use mechdyn.sweep.run for the Dask map.")

@@ -71,6 +71,7 @@ FlexibleRunSummary run_flexible(const Model& model, const Eigen::Ref<const VecX>
     throw InvalidArgument("flexible run: q0 has " + std::to_string(q0.size()) + " entries, v0 " +
                           std::to_string(v0.size()) + "; model '" + model.name + "' needs nq = " +
                           std::to_string(model.nq) + ", nv = " + std::to_string(model.nv));
+  if (!q0.allFinite() || !v0.allFinite()) throw InvalidArgument("flexible run: q0 or v0 is not finite");
   if (!(options.step > 0.0) || !std::isfinite(options.step) || !(options.duration >= 0.0) ||
       !std::isfinite(options.duration) || options.every < 1)
     throw InvalidArgument("flexible run: step must be > 0, duration ≥ 0 and every ≥ 1");

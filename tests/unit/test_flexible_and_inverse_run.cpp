@@ -227,6 +227,9 @@ TEST(FlexibleRun, RefusesBadArguments) {
   driven.driven = true;
   EXPECT_THROW(run_flexible(model, q, v, FlexibleInputs{}, driven, ignore), InvalidArgument);  // no motion
   EXPECT_THROW(run_flexible(model, VecX::Zero(1), v, FlexibleInputs{}, FlexibleRunOptions{}, ignore), InvalidArgument);
+  VecX not_finite = q;
+  not_finite[0] = std::nan("");
+  EXPECT_THROW(run_flexible(model, not_finite, v, FlexibleInputs{}, FlexibleRunOptions{}, ignore), InvalidArgument);
   FlexibleRunOptions bad_alpha;
   bad_alpha.alpha = 0.5;
   EXPECT_THROW(run_flexible(model, q, v, FlexibleInputs{}, bad_alpha, ignore), InvalidArgument);

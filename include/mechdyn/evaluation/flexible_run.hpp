@@ -89,7 +89,7 @@ struct FlexibleRunSummary {
 /// PrescribedMotion's entries and of FlexibleRow::actuated_effort).
 std::vector<int> flexible_run_actuated(const Model& model);
 
-/// Runs the simulation from (q0 (nq), v0 (nv)). Throws InvalidArgument on sizes, options
+/// Runs the simulation from (q0 (nq), v0 (nv)). Throws InvalidArgument on sizes, a non-finite start, options
 /// or missing inputs (driven without actuated_motion or actuated joints), SolverError when
 /// the start cannot be assembled, a Newmark step fails or the configuration becomes
 /// non-finite (the messages name the time). An exception from the observer stops the run.
