@@ -14,17 +14,11 @@
 
 namespace mechdyn {
 
-double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
-                      const Eigen::Ref<const VecX>& v) {
-  check_data(model, data, "kinetic_energy");
-  check_state(model, q, &v);
-  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);
-  return kinetic_energy_from_kinematics(model, data);
-}
+namespace {
 
-double kinetic_energy_from_kinematics(const Model& model, const Data& data) {
-  check_data(model, data, "kinetic_energy_from_kinematics");
-  check_kinematics(data, 1, "kinetic_energy_from_kinematics");
+// T and V from the stage, unchecked (a model without velocities leaves the stage at level
+// 0 after a (q, v) pass, v.data() being null: T = 0 there, as the sums give).
+double kinetic_sum(const Model& model, const Data& data) {
   double twice_energy = 0.0;
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Vec3 omega = data.velocity[l].head<3>();
@@ -34,20 +28,40 @@ double kinetic_energy_from_kinematics(const Model& model, const Data& data) {
   return 0.5 * twice_energy;
 }
 
+double potential_sum(const Model& model, const Data& data) {
+  double energy = 0.0;
+  for (int l = 0; l < model.num_bodies(); ++l)
+    energy -= model.bodies[l].mass * model.gravity.dot(data.com_position[l]);  // −m gᵀ r_{lI}
+  return energy;
+}
+
+}  // namespace
+
+double kinetic_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                      const Eigen::Ref<const VecX>& v) {
+  check_data(model, data, "kinetic_energy");
+  check_state(model, q, &v);
+  detail::kinematics_stage(model, data, q.data(), v.data(), nullptr);
+  return kinetic_sum(model, data);
+}
+
+double kinetic_energy_from_kinematics(const Model& model, const Data& data) {
+  check_data(model, data, "kinetic_energy_from_kinematics");
+  check_kinematics(data, model.nv > 0 ? 1 : 0, "kinetic_energy_from_kinematics");
+  return kinetic_sum(model, data);
+}
+
 double potential_energy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   check_data(model, data, "potential_energy");
   check_state(model, q);
   detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);
-  return potential_energy_from_kinematics(model, data);
+  return potential_sum(model, data);
 }
 
 double potential_energy_from_kinematics(const Model& model, const Data& data) {
   check_data(model, data, "potential_energy_from_kinematics");
   check_kinematics(data, 0, "potential_energy_from_kinematics");
-  double energy = 0.0;
-  for (int l = 0; l < model.num_bodies(); ++l)
-    energy -= model.bodies[l].mass * model.gravity.dot(data.com_position[l]);  // −m gᵀ r_{lI}
-  return energy;
+  return potential_sum(model, data);
 }
 
 }  // namespace mechdyn
