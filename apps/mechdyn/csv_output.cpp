@@ -1,6 +1,8 @@
 // The CSV target of `simulate` and RFC 4180 fields. See csv_output.hpp.
 #include "csv_output.hpp"
 
+#include "mechdyn/csv_text.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,18 +71,7 @@ std::string rename_target(const std::string& path) {
   return text;
 }
 
-std::string csv_field(const std::string& text) {
-  const bool needs_quotes = text.find_first_of(",\"\r\n") != std::string::npos ||
-                            (!text.empty() && (text.front() == ' ' || text.back() == ' '));
-  if (!needs_quotes) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
+std::string csv_field(const std::string& text) { return mechdyn::csv_field(text); }  // mechdyn/csv_text.hpp
 
 std::string csv_header_line(const std::vector<std::string>& columns) {
   std::string line;

@@ -1,6 +1,8 @@
 // Sweep parameters, one sample's run, the columns and the CSV row. See sweep.hpp.
 #include "mechdyn/evaluation/sweep.hpp"
 
+#include "mechdyn/csv_text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -37,20 +39,6 @@ std::string format_number(double value) {
   return std::string(buffer, result.ptr);
 }
 
-// One CSV field per RFC 4180 (the CLI's csv_field): quoted when it holds a comma, a double
-// quote, CR or LF, or begins or ends with a space.
-std::string csv_field(const std::string& text) {
-  const bool needs_quotes = text.find_first_of(",\"\r\n") != std::string::npos ||
-                            (!text.empty() && (text.front() == ' ' || text.back() == ' '));
-  if (!needs_quotes) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
 
 std::string one_line(std::string text) {
   for (char& c : text)
