@@ -274,11 +274,7 @@ void bind_simulation(py::module_& m) {
       summary = run_closed_chain(*model, q, v, inputs, options, keep);
     }
     const py::ssize_t n = static_cast<py::ssize_t>(rows_t.size());
-    auto array = [](const std::vector<double>& values, std::vector<py::ssize_t> shape) {
-      py::array_t<double> out(shape);
-      std::copy(values.begin(), values.end(), out.mutable_data());
-      return out;
-    };
+    const auto& array = rows_array;
     const py::ssize_t loops = static_cast<py::ssize_t>(model->loops.size()), bodies = model->num_bodies();
     r.t = array(rows_t, {n});
     r.q = array(rows_q, {n, static_cast<py::ssize_t>(model->nq)});
