@@ -39,6 +39,18 @@ Model load_model(const std::string& path) {
   return model;
 }
 
+// One finite decimal number; `element` names it in the one-line error (status 2).
+static double parse_finite_number(const std::string& item, const std::string& element) {
+  if (item.empty()) throw UsageError(element + " is empty");
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(item.c_str(), &end);
+  if (end == item.c_str() || *end != '\0') throw UsageError(element + " '" + item + "' is not a number");
+  if (!std::isfinite(value) || (errno == ERANGE && std::abs(value) > 1.0))
+    throw UsageError(element + " '" + item + "' is not finite");
+  return value;
+}
+
 VecX parse_number_list(const std::string& text, const std::string& option, Eigen::Index expected,
                        const char* what) {
   const std::vector<std::string> items = split_expression_list(text);
@@ -50,33 +62,12 @@ VecX parse_number_list(const std::string& text, const std::string& option, Eigen
   }
   VecX out(expected);
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string& item = items[i];
-    const std::string element = option + "[" + std::to_string(i) + "]";
-    if (item.empty()) throw UsageError(element + " is empty");
-    errno = 0;
-    char* end = nullptr;
-    const double value = std::strtod(item.c_str(), &end);
-    if (end == item.c_str() || *end != '\0') throw UsageError(element + " '" + item + "' is not a number");
-    if (!std::isfinite(value) || (errno == ERANGE && std::abs(value) > 1.0))
-      throw UsageError(element + " '" + item + "' is not finite");
-    out[static_cast<Eigen::Index>(i)] = value;
+    out[static_cast<Eigen::Index>(i)] = parse_finite_number(items[i], option + "[" + std::to_string(i) + "]");
   }
   return out;
 }
 
 namespace {
-
-// One finite decimal number, as parse_number_list reads them; `element` names it.
-double parse_start_number(const std::string& item, const std::string& element) {
-  if (item.empty()) throw UsageError(element + " is empty");
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(item.c_str(), &end);
-  if (end == item.c_str() || *end != '\0') throw UsageError(element + " '" + item + "' is not a number");
-  if (!std::isfinite(value) || (errno == ERANGE && std::abs(value) > 1.0))
-    throw UsageError(element + " '" + item + "' is not finite");
-  return value;
-}
 
 std::string trimmed(const std::string& text) {
   const auto first = text.find_first_not_of(" \t");
@@ -157,7 +148,7 @@ StartValues parse_start_values(const std::optional<std::string>& text, const std
                          ", the joint has " + std::to_string(count) + (count == 1 ? " coordinate" : " coordinates") +
                          (configuration ? " (q)" : " (v)"));
       for (int c = 0; c < count; ++c) {
-        values.push_back(parse_start_number(parts[static_cast<std::size_t>(c)], element + "[" + std::to_string(c + 1) + "]"));
+        values.push_back(parse_finite_number(parts[static_cast<std::size_t>(c)], element + "[" + std::to_string(c + 1) + "]"));
         offsets.push_back(c);
       }
     } else if (index) {
@@ -167,13 +158,13 @@ StartValues parse_start_values(const std::optional<std::string>& text, const std
       if (quaternion >= 0 && *index - 1 >= quaternion && *index - 1 < quaternion + 4)
         throw UsageError(element + ": a quaternion component cannot be set alone; give the joint whole, " + target +
                          "=(" + std::string(quaternion == 0 ? "qw;qx;qy;qz" : "x;y;z;qw;qx;qy;qz") + ")");
-      values.push_back(parse_start_number(value_text, element));
+      values.push_back(parse_finite_number(value_text, element));
       offsets.push_back(*index - 1);
     } else {
       if (count != 1)
         throw UsageError(element + ": joint '" + target + "' has " + std::to_string(count) +
                          " coordinates; give them all, " + target + "=(...), or one, " + target + "[k]=...");
-      values.push_back(parse_start_number(value_text, element));
+      values.push_back(parse_finite_number(value_text, element));
       offsets.push_back(0);
     }
     for (std::size_t c = 0; c < values.size(); ++c) {
