@@ -29,6 +29,7 @@
 #include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
 #include "mechdyn/friction/friction_effort_derivatives.hpp"
 #include "mechdyn/model/data.hpp"
@@ -44,6 +45,7 @@ struct EvalOptions {
   bool json = false;
   bool derivatives = false;  // --derivatives: ∂tau/∂q, ∂tau/∂v (--a); ∂a/∂q, ∂a/∂v, ∂a/∂tau (--tau)
   std::string method = "auto";
+  double time = 0.0;  // --t: the force elements' time (servo targets, applied loads)
 };
 
 // ---- text output --------------------------------------------------------------------
@@ -94,6 +96,7 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   AllTermsOptions options;
   options.method = recursive ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
   options.mass_matrix = recursive ? MassMatrixForm::Rows : MassMatrixForm::Dense;
+  options.time = o.time;
   compute_all_terms(model, data, q, v, o.has_a ? &a : nullptr, o.has_tau ? &tau : nullptr, options);
   // M is never copied whole: row i from data.mass_matrix or from the column forces, which
   // no later term overwrites (compute_all_terms.hpp says what each writes).
@@ -128,6 +131,19 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     for (std::size_t i = 0; i < reaction_force.size(); ++i) {
       check_finite(reaction_force[i], "the reaction force of joint '" + model.joints[i].name + "'");
       check_finite(reaction_torque[i], "the reaction torque of joint '" + model.joints[i].name + "'");
+    }
+  }
+  // Force elements (format 3, force-elements.md): Q_f and each element's own generalized
+  // force, scalar and potential energy; checked like every printed number.
+  std::vector<VecX> element_forces;
+  if (model.has_force_elements) {
+    check_finite(data.applied_force, "the force elements' generalized force");
+    for (int e = 0; e < static_cast<int>(model.forces.size()); ++e) {
+      element_forces.emplace_back(VecX::Zero(model.nv));
+      force_element_generalized_force(model, data, e, element_forces.back());
+      const std::string element = "force element '" + model.forces[static_cast<std::size_t>(e)].name + "'";
+      check_finite(data.element_value[e], "the value of " + element);
+      check_finite(data.element_energy[e], "the potential energy of " + element);
     }
   }
   const VecX& forward_a = data.ddq;
@@ -238,6 +254,27 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     json.end_array();
     json.key("bias"), json.vector(bias);
     json.key("gravity"), json.vector(gravity);
+    if (model.has_force_elements || model.format_version() == 3) {  // force-elements.md "What other programs read"
+      json.key("applied_forces"), json.vector(data.applied_force);
+      json.key("force_elements");
+      json.begin_array();
+      for (std::size_t e = 0; e < model.forces.size(); ++e) {
+        const ForceElement& element = model.forces[e];
+        const auto k = static_cast<Eigen::Index>(e);
+        json.begin_object();
+        json.key("name"), json.string(element.name);
+        json.key("type"), json.string(force_element_type_name(element.type));
+        json.key("generalized_force"), json.vector(element_forces[e]);
+        json.key("potential_energy"), json.number(data.element_energy[k]);
+        json.key("value"), json.number(data.element_value[k]);  // beyond the contract: the simulate column's scalar
+        if (element.type == ForceElementType::SpringDamper) {
+          json.key("tension"), json.number(data.element_value[k]);
+          json.key("length"), json.number(data.element_length[k]);
+        }
+        json.end_object();
+      }
+      json.end_array();
+    }
     json.key("body_poses");
     json.begin_array();
     for (int l = 0; l < model.num_bodies(); ++l) {
@@ -371,6 +408,14 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   }
   text_vector(out, "bias h(q, v):", vlabels, bias);
   text_vector(out, "gravity part of h:", vlabels, gravity);
+  if (model.has_force_elements) {
+    text_vector(out, "force elements' generalized force Q_f(q, v, t):", vlabels, data.applied_force);
+    out << "force elements (value: tension N, joint effort, |force| N; potential energy J):\n";
+    for (std::size_t e = 0; e < model.forces.size(); ++e)
+      out << "  " << model.forces[e].name << " (" << force_element_type_name(model.forces[e].type) << ")  value "
+          << fixed(data.element_value[static_cast<Eigen::Index>(e)]) << "  energy "
+          << fixed(data.element_energy[static_cast<Eigen::Index>(e)]) << "\n";
+  }
   out << "body poses (position; rotation rows):\n";
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Vec3& p = data.position[l];
@@ -382,7 +427,8 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     out << "\n";
   }
   if (o.has_a) {
-    text_vector(out, "inverse dynamics tau = M a + h:", vlabels, tau_inverse);
+    text_vector(out, model.has_force_elements ? "inverse dynamics tau = M a + h - Q_f:" : "inverse dynamics tau = M a + h:",
+                vlabels, tau_inverse);
     if (with_friction) {
       text_vector(out, "with joint friction:", vlabels, tau_with_friction);
       for (int l = 0; l < model.num_bodies(); ++l)
@@ -452,6 +498,8 @@ void add_eval_command(CLI::App& app, CommandRunner& selected) {
   CLI::Option* v = sub->add_option("--v", o->v, "velocities: nv numbers (default: zero)");
   CLI::Option* a = sub->add_option("--a", o->a, "accelerations: nv numbers; prints tau and reactions");
   CLI::Option* tau = sub->add_option("--tau", o->tau, "efforts: nv numbers; prints the forward-dynamics a");
+  sub->add_option("--t", o->time, "time (s) of the force elements' servo targets and applied loads (default 0)")
+      ->check(CLI::Number);
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/eval-json.md)");
   sub->add_flag("--derivatives", o->derivatives,
                 "also the analytical derivatives: dtau_dq, dtau_dv with --a; da_dq, da_dv, da_dtau with --tau "

@@ -31,7 +31,7 @@
 #include "mechdyn/dynamics/energy.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
-#include "mechdyn/evaluation/time_expressions.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/friction/joint_load_decomposition.hpp"
 #include "mechdyn/model/data.hpp"
 #include "mechdyn/simulation/integrators.hpp"

@@ -14,7 +14,7 @@
 #include "mechdyn/evaluation/flexible_run.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
 #include "mechdyn/evaluation/sweep.hpp"
-#include "mechdyn/evaluation/time_expressions.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/friction/inverse_dynamics_with_friction.hpp"
 #include "mechdyn/io/sweep_spec.hpp"
 

@@ -126,6 +126,7 @@ bool AugmentedLagrangianTrapezoidal::try_step(double t, double h, Eigen::Ref<Vec
     if (effort_) effort_(t + h, q, velocity_, tau_);
     detail::kinematics_stage(model_, data_, q.data(), velocity_.data(), a_.data());
     detail::reactions_from_stage(model_, data_);  // data_.tau = M a + h (EC eq. 17)
+    if (model_.has_armature) data_.tau += model_.armature.cwiseProduct(a_);  // + the drives' armature a
     tangent_at_stage();                           // Φ, J, M and T at the iterate
     // λ*_{i+1} = λ*_i + α Φ(q_{i+1}) after each Newton step (Cuadrado et al. 1997). Where
     // J nearly loses rank the multiplier along the vanishing direction is undetermined and

@@ -203,6 +203,9 @@ void SparseClosureSystem::mass_matrix_from_stage(const Model& model, Data& data)
       const Vec6 force = data.composite_inertia[static_cast<std::size_t>(i)].apply(data.motion_axis[static_cast<std::size_t>(k)]);
       for (int e = mass_start_[static_cast<std::size_t>(k)]; e < mass_start_[static_cast<std::size_t>(k) + 1]; ++e)
         mass_values_[e] = data.motion_axis[static_cast<std::size_t>(mass_column_[static_cast<std::size_t>(e)])].dot(force);  // M_kj = S_jᵀ I^c_i S_k
+      if (model.has_armature)  // + the drive's reflected inertia on the diagonal entry M_kk
+        for (int e = mass_start_[static_cast<std::size_t>(k)]; e < mass_start_[static_cast<std::size_t>(k) + 1]; ++e)
+          if (mass_column_[static_cast<std::size_t>(e)] == k) mass_values_[e] += model.armature[k];
     }
   }
 }

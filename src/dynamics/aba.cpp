@@ -103,6 +103,8 @@ const VecX& detail::articulated_body(const Model& model, Data& data, const doubl
     }
     d.resize(nv, nv);
     d.noalias() = axes.transpose() * u_force;  // D_i = S_iᵀ U_i
+    if (model.has_armature)  // + the drive's reflected inertia (force-elements.md; Featherstone 2008 §9.4)
+      for (int c = 0; c < nv; ++c) d(c, c) += model.armature[k0 + c];
     SmallMat& d_inverse = data.aba_d_inverse[i];
     if (nv > 0) {
       double scale = 0.0;  // max_c |S_c|ᵀ |I^A_i| |S_c|: the size of the terms summed into D

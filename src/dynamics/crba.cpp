@@ -49,6 +49,7 @@ const MatX& detail::composite_rigid_body(const Model& model, Data& data) {
       }
     }
   }
+  if (model.has_armature) mass_matrix.diagonal() += model.armature;  // drives' reflected inertia (force-elements.md)
   return mass_matrix;
 }
 

@@ -24,6 +24,12 @@ double kinetic_sum(const Model& model, const Data& data) {
     const Vec3 omega = data.velocity[l].head<3>();
     const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(data.com_position[l]);  // v_O + ω × r_{lI}
     twice_energy += model.bodies[l].mass * com_velocity.squaredNorm() + omega.dot(data.inertia_world[l] * omega);
+    const double armature = model.joints[l].armature;  // ½ armature v² of a drive (force-elements.md)
+    if (armature != 0.0) {
+      const Vec6& relative = data.joint_velocity[l];  // S v: [n v; o × n v] (revolute), [0; n v] (prismatic)
+      twice_energy += armature * (model.joints[l].type == JointType::Revolute ? relative.head<3>().squaredNorm()
+                                                                              : relative.tail<3>().squaredNorm());
+    }
   }
   return 0.5 * twice_energy;
 }

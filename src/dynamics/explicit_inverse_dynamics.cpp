@@ -314,6 +314,7 @@ const VecX& explicit_inverse_dynamics(const Model& model, Data& data, const Eige
   }
   for (int u = n - 1; u >= 0; --u)
     visit_joint_kind(model.joints[u].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, u); });
+  if (model.has_armature) data.tau += model.armature.cwiseProduct(a);  // the drives' inertial effort (not a reaction)
   return data.tau;
 }
 
@@ -324,6 +325,7 @@ const VecX& explicit_inverse_dynamics_from_kinematics(const Model& model, Data& 
   check_vector(a, model.nv, "a");
   detail::stage_accelerations(model, data, a.data());  // eqs. (8), (10) at a
   detail::reactions_from_stage(model, data);          // eq. (17); data.tau = Sᵀ W
+  if (model.has_armature) data.tau += model.armature.cwiseProduct(a);  // the drives' inertial effort (not a reaction)
   return data.tau;
 }
 

@@ -82,6 +82,7 @@ const MatX& explicit_mass_matrix_direct(const Model& model, Data& data, const Ei
       mass_matrix(j, i) = element;  // EJ §5: M[k][u] = M[u][k]
     }
   }
+  if (model.has_armature) mass_matrix.diagonal() += model.armature;  // drives' reflected inertia (force-elements.md)
   return mass_matrix;
 }
 

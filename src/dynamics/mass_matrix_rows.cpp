@@ -73,6 +73,7 @@ void mass_matrix_row(const Model& model, const Data& data, int i, Eigen::Ref<Vec
   const Vec6& axis_i = data.motion_axis[i];
   const Vec6& force_i = data.composite_force[i];
   for (int j = i; j != -1; j = model.dof_parent[j]) row[j] = data.motion_axis[j].dot(force_i);  // M_ij = S_jᵀ F_i
+  if (model.has_armature) row[i] += model.armature[i];  // drives' reflected inertia (force-elements.md)
   const int body = model.dof_body[i];
   const Joint& own = model.joints[body];
   for (int j = i + 1; j < own.v_index + own.nv; ++j) row[j] = axis_i.dot(data.composite_force[j]);  // M_ij = S_iᵀ F_j

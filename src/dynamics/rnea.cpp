@@ -131,6 +131,7 @@ const VecX& rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q
     });
   for (int i = n - 1; i >= 0; --i)
     visit_joint_kind(model.joints[i].kind, [&](auto kind) { backward_body<decltype(kind)>(model, data, i); });
+  if (model.has_armature) data.tau += model.armature.cwiseProduct(a);  // the drives' inertial effort
   return data.tau;
 }
 

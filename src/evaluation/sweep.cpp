@@ -10,7 +10,7 @@
 
 #include "mechdyn/dynamics/energy.hpp"
 #include "mechdyn/errors.hpp"
-#include "mechdyn/evaluation/time_expressions.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn {

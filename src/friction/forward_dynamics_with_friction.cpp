@@ -82,6 +82,7 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
     // Normal loads at this acceleration (Algorithm 1 lines 6–7), then the friction (line 8).
     detail::stage_accelerations(model, data, data.ddq.data());  // only the acceleration level changes
     detail::reactions_from_stage(model, data);                  // data.tau = M q̈ + h (EC eq. 17)
+    if (model.has_armature) data.tau += model.armature.cwiseProduct(data.ddq);  // + the drives' armature q̈
     joint_load_decomposition(model, data);
     data.friction_previous = friction;
     bool stick_set_changed = false;

@@ -21,6 +21,7 @@
 
 #include "flexible_block.hpp"
 #include "mechdyn/errors.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/io/robot_files.hpp"
 #include "mechdyn/math/unit_direction.hpp"
 
@@ -184,6 +185,22 @@ class Reader {
                        bool only_body_and_point);
   Marker read_marker(const YAML::Node& node, int index, const Model& model);
   void read_initial_configuration(const YAML::Node& node, Model& model);
+  ForceElement read_force(const YAML::Node& node, int index, const Model& model);
+  Coupling read_coupling(const YAML::Node& node, int index, const Model& model);
+  int read_joint_reference(const YAML::Node& node, const std::string& element, const Model& model) const;
+  void check_element_names(const YAML::Node& root, const Model& model) const;
+  // A format-3 block or key in a version-1 or 2 file is refused (force-elements.md).
+  void require_version3(const std::string& element, const YAML::Node& where) const {
+    if (version_ < 3)
+      fail(element, "is a format 3 key (force elements, couplings, armature); this file says mechdyn: " +
+                        std::to_string(version_) + " (write mechdyn: 3)", where);
+  }
+  double nonnegative_number(const YAML::Node& node, const std::string& element) const {
+    const double x = number(node, element);
+    if (x < 0.0) fail(element, "must not be negative, got " + quoted(node.Scalar()), node);
+    return x;
+  }
+  std::string expression(const YAML::Node& node, const std::string& element) const;
 
   std::string source_;
   std::vector<std::string>* warnings_;
@@ -200,17 +217,18 @@ std::string indexed(const char* list, int index, const std::string& name) {
 
 Model Reader::read(const YAML::Node& root) {
   if (!root.IsDefined() || root.IsNull()) fail("document", "is empty; expected the keys mechdyn, name and bodies");
-  expect_map(root, "document", {"mechdyn", "name", "gravity", "bodies", "loops", "markers", "initial_configuration"});
+  expect_map(root, "document", {"mechdyn", "name", "gravity", "bodies", "loops", "markers", "initial_configuration",
+                                "forces", "couplings"});
 
   Model model;
   const YAML::Node version = root["mechdyn"];
   if (!version.IsDefined()) fail("mechdyn", "missing required key 'mechdyn' (the format version, 1)", root);
   int version_number = 0;
   if (!version.IsScalar() || version.Tag() == "!" || !YAML::convert<int>::decode(version, version_number))
-    fail("mechdyn", "the format version must be the integer 1 or 2, got " + written(version), version);
-  if (version_number != 1 && version_number != 2)
+    fail("mechdyn", "the format version must be the integer 1, 2 or 3, got " + written(version), version);
+  if (version_number < 1 || version_number > 3)
     fail("mechdyn", "unsupported format version " + std::to_string(version_number) +
-                        " (this reader reads versions 1 and 2)", version);
+                        " (this reader reads versions 1, 2 and 3)", version);
   version_ = version_number;
 
   if (!root["name"].IsDefined()) fail("name", "missing required key 'name'", root);
@@ -284,6 +302,19 @@ Model Reader::read(const YAML::Node& root) {
       model.markers.push_back(std::move(marker));
     }
   }
+
+  // Format 3 (force-elements.md): force elements and couplings, after every body and loop name.
+  for (const char* block : {"forces", "couplings"}) {
+    const YAML::Node list = root[block];
+    if (!list.IsDefined() || list.IsNull()) continue;
+    require_version3(block, list);
+    if (!list.IsSequence()) fail(block, "must be a list, got " + written(list), list);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (std::string(block) == "forces") model.forces.push_back(read_force(list[i], static_cast<int>(i), model));
+      else model.couplings.push_back(read_coupling(list[i], static_cast<int>(i), model));
+    }
+  }
+  check_element_names(root, model);
 
   io::check_flexible_points(root, model, source_);  // flexible_block.cpp
   finalize_model(model, source_);
@@ -403,7 +434,7 @@ Mat3 Reader::read_inertia(const YAML::Node& node, const std::string& element) {
 }
 
 void Reader::read_joint(const YAML::Node& node, const std::string& element, Joint& joint) {
-  expect_map(node, element, {"name", "type", "axis", "axes", "origin", "actuated", "friction", "limits"});
+  expect_map(node, element, {"name", "type", "axis", "axes", "origin", "actuated", "friction", "limits", "armature"});
   if (node["name"].IsDefined()) joint.name = text(node["name"], element + ".name");
 
   const std::string type_name = text(required(node, "type", element), element + ".type");
@@ -436,6 +467,13 @@ void Reader::read_joint(const YAML::Node& node, const std::string& element, Join
   if (node["origin"].IsDefined()) joint.origin = vec3(node["origin"], element + ".origin");
   if (node["actuated"].IsDefined()) joint.actuated = boolean(node["actuated"], element + ".actuated");
   if (node["friction"].IsDefined()) joint.friction = read_friction(node["friction"], element + ".friction", joint.type);
+  if (node["armature"].IsDefined()) {  // format 3 (force-elements.md "armature")
+    require_version3(element + ".armature", node["armature"]);
+    joint.armature = nonnegative_number(node["armature"], element + ".armature");
+    if (joint_nv(joint.type) != 1)
+      fail(element + ".armature", "armature needs a joint of exactly one coordinate; a " + type_name + " joint has " +
+                                      std::to_string(joint_nv(joint.type)), node["armature"]);
+  }
   if (node["limits"].IsDefined()) {
     if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic)
       fail(element + ".limits", "limits are defined only for revolute and prismatic joints", node["limits"]);
@@ -598,6 +636,179 @@ Loop Reader::read_loop(const YAML::Node& node, int index, const Model& model, co
     if (node["axis"].IsDefined()) loop.axis = axis(node["axis"], element + " axis");
   }
   return loop;
+}
+
+// ---- format 3: force elements and couplings (../shared/spec/force-elements.md) ----------
+
+// An expression of t (muParser), or a plain number: parsed here so that a bad one is a
+// model error naming the element (math/time_expressions.hpp).
+std::string Reader::expression(const YAML::Node& node, const std::string& element) const {
+  if (!node.IsScalar() || node.Scalar().empty())
+    fail(element, "must be an expression of t (e.g. \"0.5*sin(2*t)\") or a number, got " + written(node), node);
+  const std::string text = node.Scalar();
+  try {
+    TimeExpressions parsed({text}, element);
+    VecX value(1);
+    parsed.evaluate(0.0, value);  // checks the variables; a non-finite value at t = 0 is a run-time error
+  } catch (const InvalidArgument& e) {
+    const std::string what = e.what();
+    if (what.find("not finite") == std::string::npos)
+      fail(element, "the expression " + quoted(text) + " does not parse: " + printable(what), node);
+  }
+  return text;
+}
+
+int Reader::read_joint_reference(const YAML::Node& node, const std::string& element, const Model& model) const {
+  const std::string name = text(node, element);
+  for (std::size_t j = 0; j < model.joints.size(); ++j)
+    if (model.joints[j].name == name) {
+      const Joint& joint = model.joints[j];
+      if (joint_nv(joint.type) != 1)
+        fail(element, "joint " + quoted(name) + " is a " + joint_type_name(joint.type) + " joint with " +
+                          std::to_string(joint_nv(joint.type)) + " coordinates; it needs exactly one", node);
+      return static_cast<int>(j);
+    }
+  fail(element, "unknown joint " + quoted(name), node);
+}
+
+ForceElement Reader::read_force(const YAML::Node& node, int index, const Model& model) {
+  std::string element = indexed("forces", index, "");
+  if (!node.IsMap()) fail(element, "must be a mapping with name, type, ...; got " + written(node), node);
+  ForceElement e;
+  if (!node["name"].IsDefined()) fail(element, "missing required key 'name'", node);
+  e.name = text(node["name"], element + " name");
+  element = indexed("forces", index, e.name);
+  const std::string type_name = text(required(node, "type", element), element + " type");
+  const std::optional<ForceElementType> type = force_element_type_from_name(type_name);
+  if (!type)
+    fail(element + " type", "unknown force element type " + quoted(type_name) + " (expected " +
+                                force_element_type_names() + ")", node["type"]);
+  e.type = *type;
+  auto nonneg = [&](const char* key, bool needed, double& out) {
+    if (!node[key].IsDefined()) {
+      if (needed) fail(element, std::string("missing required key '") + key + "' for a " + type_name, node);
+      return;
+    }
+    out = nonnegative_number(node[key], element + " " + key);
+  };
+  auto six = [&](const char* key, bool needed, Vec6& out) {
+    const YAML::Node list = node[key];
+    if (!list.IsDefined()) {
+      if (needed) fail(element, std::string("missing required key '") + key + "' for a bushing", node);
+      return;
+    }
+    const std::string el = element + " " + key;
+    if (!list.IsSequence() || list.size() != 6)
+      fail(el, "must be a list of 6 numbers (3 translational along, 3 rotational about a's frame axes), got " +
+                   (list.IsSequence() ? "a list of " + std::to_string(list.size()) : written(list)), list);
+    for (int k = 0; k < 6; ++k) out(k) = nonnegative_number(list[k], el + "[" + std::to_string(k) + "]");
+  };
+  switch (e.type) {
+    case ForceElementType::SpringDamper:
+      expect_map(node, element, {"name", "type", "a", "b", "stiffness", "free_length", "damping", "preload"});
+      e.a = read_point(required(node, "a", element), element + " a", model, true, true);
+      e.b = read_point(required(node, "b", element), element + " b", model, true, true);
+      nonneg("stiffness", true, e.stiffness);
+      nonneg("free_length", true, e.free_length);
+      nonneg("damping", false, e.damping);
+      if (node["preload"].IsDefined()) e.preload = number(node["preload"], element + " preload");
+      if (e.a.body == e.b.body) fail(element, "a and b are on the same body", node);
+      break;
+    case ForceElementType::Bushing:
+      expect_map(node, element, {"name", "type", "a", "b", "stiffness", "damping"});
+      e.a = read_point(required(node, "a", element), element + " a", model, true, true);
+      e.b = read_point(required(node, "b", element), element + " b", model, true, true);
+      six("stiffness", true, e.stiffness6);
+      six("damping", false, e.damping6);
+      if (e.a.body == e.b.body) fail(element, "a and b are on the same body", node);
+      break;
+    case ForceElementType::JointSpringDamper:
+      expect_map(node, element, {"name", "type", "joint", "stiffness", "damping", "rest"});
+      e.joint = read_joint_reference(required(node, "joint", element), element + " joint", model);
+      nonneg("stiffness", true, e.stiffness);
+      nonneg("damping", false, e.damping);
+      if (node["rest"].IsDefined()) e.rest = number(node["rest"], element + " rest");
+      break;
+    case ForceElementType::JointStop:
+      expect_map(node, element, {"name", "type", "joint", "lower", "upper", "stiffness", "damping"});
+      e.joint = read_joint_reference(required(node, "joint", element), element + " joint", model);
+      if (node["lower"].IsDefined()) e.lower = number(node["lower"], element + " lower");
+      if (node["upper"].IsDefined()) e.upper = number(node["upper"], element + " upper");
+      if (!node["lower"].IsDefined() && !node["upper"].IsDefined())
+        fail(element, "a joint-stop needs lower, upper or both", node);
+      if (e.lower > e.upper)
+        fail(element, "lower (" + node["lower"].Scalar() + ") is above upper (" + node["upper"].Scalar() + ")", node);
+      nonneg("stiffness", true, e.stiffness);
+      nonneg("damping", false, e.damping);
+      break;
+    case ForceElementType::JointServo:
+      expect_map(node, element, {"name", "type", "joint", "target", "target_rate", "stiffness", "damping", "max_effort"});
+      e.joint = read_joint_reference(required(node, "joint", element), element + " joint", model);
+      e.target = expression(required(node, "target", element), element + " target");
+      if (node["target_rate"].IsDefined()) e.target_rate = expression(node["target_rate"], element + " target_rate");
+      nonneg("stiffness", true, e.stiffness);
+      nonneg("damping", false, e.damping);
+      if (node["max_effort"].IsDefined()) {
+        e.max_effort = number(node["max_effort"], element + " max_effort");
+        if (e.max_effort <= 0.0)
+          fail(element + " max_effort", "must be positive, got " + quoted(node["max_effort"].Scalar()), node["max_effort"]);
+      }
+      break;
+    case ForceElementType::Applied: {
+      expect_map(node, element, {"name", "type", "body", "point", "force", "torque"});
+      e.a = read_point(node, element, model, false, false);
+      if (!node["force"].IsDefined() && !node["torque"].IsDefined())
+        fail(element, "an applied load needs force, torque or both", node);
+      for (const char* key : {"force", "torque"}) {
+        const YAML::Node list = node[key];
+        if (!list.IsDefined()) continue;
+        const std::string el = element + " " + key;
+        if (!list.IsSequence() || list.size() != 3)
+          fail(el, "must be a list of 3 expressions of t (world components), got " +
+                       (list.IsSequence() ? "a list of " + std::to_string(list.size()) : written(list)), list);
+        auto& out = std::string(key) == "force" ? e.force : e.torque;
+        for (int k = 0; k < 3; ++k) out[static_cast<std::size_t>(k)] = expression(list[k], el + "[" + std::to_string(k) + "]");
+      }
+      break;
+    }
+  }
+  return e;
+}
+
+Coupling Reader::read_coupling(const YAML::Node& node, int index, const Model& model) {
+  std::string element = indexed("couplings", index, "");
+  if (!node.IsMap()) fail(element, "must be a mapping with name, type, a, b, ratio; got " + written(node), node);
+  Coupling c;
+  if (!node["name"].IsDefined()) fail(element, "missing required key 'name'", node);
+  c.name = text(node["name"], element + " name");
+  element = indexed("couplings", index, c.name);
+  expect_map(node, element, {"name", "type", "a", "b", "ratio", "offset"});
+  const std::string type_name = text(required(node, "type", element), element + " type");
+  if (type_name != "gear") fail(element + " type", "unknown coupling type " + quoted(type_name) + " (expected gear)", node["type"]);
+  c.a = read_joint_reference(required(node, "a", element), element + " a", model);
+  c.b = read_joint_reference(required(node, "b", element), element + " b", model);
+  if (c.a == c.b) fail(element, "couples joint " + quoted(model.joints[static_cast<std::size_t>(c.a)].name) + " with itself", node);
+  c.ratio = number(required(node, "ratio", element), element + " ratio");
+  if (c.ratio == 0.0) fail(element + " ratio", "must not be 0", node["ratio"]);
+  if (node["offset"].IsDefined()) c.offset = number(node["offset"], element + " offset");
+  return c;
+}
+
+// Force elements and couplings: names unique among them and different from every joint
+// and loop name (force-elements.md).
+void Reader::check_element_names(const YAML::Node& root, const Model& model) const {
+  std::map<std::string, std::string> taken;  // name → what has it
+  for (const Joint& j : model.joints) taken[j.name] = "a joint";
+  for (const Loop& l : model.loops) taken[l.name] = "a loop";
+  auto check = [&](const std::string& name, const char* list, std::size_t i, const char* what) {
+    const auto found = taken.find(name);
+    if (found != taken.end())
+      fail(indexed(list, static_cast<int>(i), name) + " name", "duplicate name: " + found->second + " is already called " +
+                                                                  quoted(name), root[list][i]);
+    taken[name] = what;
+  };
+  for (std::size_t i = 0; i < model.forces.size(); ++i) check(model.forces[i].name, "forces", i, "a force element");
+  for (std::size_t i = 0; i < model.couplings.size(); ++i) check(model.couplings[i].name, "couplings", i, "a coupling");
 }
 
 Marker Reader::read_marker(const YAML::Node& node, int index, const Model& model) {

@@ -90,13 +90,85 @@ void write_limits(const JointLimits& l, std::ostringstream& out) {
   if (!entries.empty()) out << "      limits: {" << entries << "}\n";
 }
 
+std::string point(const Model& model, const BodyPoint& at) {
+  return "{body: " + quoted(body_name(model, at.body)) + ", point: " + vec(at.point) + "}";
+}
+
+std::string six(const Vec6& v) {
+  std::string out = "[";
+  for (int k = 0; k < 6; ++k) out += (k ? ", " : "") + shortest_decimal(v(k));
+  return out + "]";
+}
+
+std::string expressions(const std::array<std::string, 3>& e) {
+  return "[" + quoted(e[0]) + ", " + quoted(e[1]) + ", " + quoted(e[2]) + "]";
+}
+
+// Format 3 blocks (force-elements.md): every key that differs from its default.
+void write_force_elements(const Model& model, std::ostringstream& out) {
+  auto joint_name = [&](int j) { return quoted(model.joints[static_cast<std::size_t>(j)].name); };
+  auto number = [&](const char* key, double x) { out << "    " << key << ": " << shortest_decimal(x) << "\n"; };
+  if (!model.forces.empty()) out << "forces:\n";
+  for (const ForceElement& e : model.forces) {
+    out << "  - name: " << quoted(e.name) << "\n    type: " << force_element_type_name(e.type) << "\n";
+    switch (e.type) {
+      case ForceElementType::SpringDamper:
+        out << "    a: " << point(model, e.a) << "\n    b: " << point(model, e.b) << "\n";
+        number("stiffness", e.stiffness);
+        number("free_length", e.free_length);
+        if (e.damping != 0.0) number("damping", e.damping);
+        if (e.preload != 0.0) number("preload", e.preload);
+        break;
+      case ForceElementType::Bushing:
+        out << "    a: " << point(model, e.a) << "\n    b: " << point(model, e.b) << "\n";
+        out << "    stiffness: " << six(e.stiffness6) << "\n";
+        if (!e.damping6.isZero(0.0)) out << "    damping: " << six(e.damping6) << "\n";
+        break;
+      case ForceElementType::JointSpringDamper:
+        out << "    joint: " << joint_name(e.joint) << "\n";
+        number("stiffness", e.stiffness);
+        if (e.damping != 0.0) number("damping", e.damping);
+        if (e.rest != 0.0) number("rest", e.rest);
+        break;
+      case ForceElementType::JointStop:
+        out << "    joint: " << joint_name(e.joint) << "\n";
+        if (e.lower != -kUnbounded) number("lower", e.lower);
+        if (e.upper != kUnbounded) number("upper", e.upper);
+        number("stiffness", e.stiffness);
+        if (e.damping != 0.0) number("damping", e.damping);
+        break;
+      case ForceElementType::JointServo:
+        out << "    joint: " << joint_name(e.joint) << "\n    target: " << quoted(e.target) << "\n";
+        if (!e.target_rate.empty()) out << "    target_rate: " << quoted(e.target_rate) << "\n";
+        number("stiffness", e.stiffness);
+        if (e.damping != 0.0) number("damping", e.damping);
+        if (e.max_effort != kUnbounded) number("max_effort", e.max_effort);
+        break;
+      case ForceElementType::Applied:
+        out << "    body: " << quoted(body_name(model, e.a.body)) << "\n    point: " << vec(e.a.point) << "\n";
+        out << "    force: " << expressions(e.force) << "\n    torque: " << expressions(e.torque) << "\n";
+        break;
+    }
+  }
+  if (!model.couplings.empty()) out << "couplings:\n";
+  for (const Coupling& c : model.couplings) {
+    out << "  - name: " << quoted(c.name) << "\n    type: " << coupling_type_name(c.type) << "\n";
+    out << "    a: " << joint_name(c.a) << "\n    b: " << joint_name(c.b) << "\n";
+    number("ratio", c.ratio);
+    if (c.offset != 0.0) number("offset", c.offset);
+  }
+}
+
 }  // namespace
 
 std::string write_model_yaml(const Model& model) {
   std::ostringstream out;
-  out << "# written by mechdyn (model format version 1, ../shared/spec/model-format.md): natural frames,\n"
+  // Version 3 (force-elements.md) when the model has force elements, couplings or armature.
+  const int version = model.format_version() == 3 ? 3 : 1;
+  out << "# written by mechdyn (model format version " << version
+      << ", ../shared/spec/model-format.md" << (version == 3 ? ", force-elements.md" : "") << "): natural frames,\n"
       << "# every vector in world directions at q = 0\n";
-  out << "mechdyn: 1\n";
+  out << "mechdyn: " << version << "\n";
   out << "name: " << quoted(model.name) << "\n";
   out << "gravity: " << vec(model.gravity) << "\n";
   out << "bodies:\n";
@@ -118,6 +190,7 @@ std::string write_model_yaml(const Model& model) {
     if (axes == 2) out << "      axes: [" << vec(joint.axis) << ", " << vec(joint.second_axis) << "]\n";
     out << "      origin: " << vec(joint.origin) << "\n";
     if (!joint.actuated) out << "      actuated: false\n";
+    if (joint.armature != 0.0) out << "      armature: " << shortest_decimal(joint.armature) << "\n";
     if (joint.friction) write_friction(*joint.friction, out);
     if (joint.limits) write_limits(*joint.limits, out);
     out << "    mass: " << shortest_decimal(body.mass) << "\n";
@@ -140,6 +213,7 @@ std::string write_model_yaml(const Model& model) {
         out << "    axis: " << vec(loop.axis) << "\n";
     }
   }
+  write_force_elements(model, out);
   if (!model.markers.empty()) {
     out << "markers:\n";
     for (const Marker& marker : model.markers)

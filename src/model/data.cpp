@@ -107,6 +107,40 @@ Data::Data(const Model& model, DenseWorkspace dense) {
   friction_direction = VecX::Zero(nv);
   // ==== joint friction — end ====
 
+  // ==== force elements (dynamics/force_elements.hpp) ====
+  {
+    const auto ne = static_cast<Eigen::Index>(model.forces.size());
+    applied_force = VecX::Zero(nv);
+    element_effort = VecX::Zero(nv);
+    total_effort = VecX::Zero(nv);
+    element_value = VecX::Zero(ne);
+    element_energy = VecX::Zero(ne);
+    element_length = VecX::Zero(ne);
+    element_wrench_a.assign(static_cast<std::size_t>(ne), Vec6::Zero());
+    element_wrench_b.assign(static_cast<std::size_t>(ne), Vec6::Zero());
+    element_point_a.assign(static_cast<std::size_t>(ne), Vec3::Zero());
+    element_point_b.assign(static_cast<std::size_t>(ne), Vec3::Zero());
+    std::vector<std::string> expressions, targets;  // the order force_elements.cpp reads them in
+    for (const ForceElement& e : model.forces) {
+      if (e.type == ForceElementType::JointServo) {
+        expressions.push_back(e.target);
+        if (!e.target_rate.empty()) expressions.push_back(e.target_rate);
+        else targets.push_back(e.target);
+      } else if (e.type == ForceElementType::Applied) {
+        for (const std::string& x : e.force) expressions.push_back(x);
+        for (const std::string& x : e.torque) expressions.push_back(x);
+      }
+    }
+    if (!expressions.empty()) {
+      element_expressions.emplace(expressions, "forces");
+      element_expression_values = VecX::Zero(static_cast<Eigen::Index>(expressions.size()));
+    }
+    if (!targets.empty()) {
+      element_targets.emplace(targets, "forces");
+      element_target_values = VecX::Zero(static_cast<Eigen::Index>(targets.size()));
+    }
+  }
+
   // The factorisations of groups not held: factorise a 0 × 0 matrix, so that their
   // `info` is defined (a default LLT leaves it uninitialised; copying a Data would read
   // it, UBSan) at no allocation.
@@ -185,6 +219,10 @@ std::size_t Data::allocated_bytes() const {
   total += bytes_of(tau_with_friction) + bytes_of(friction_state) + bytes_of(friction_state_rate);
   total += bytes_of(friction_previous) + bytes_of(friction_rhs) + bytes_of(friction_direction);
   total += bytes_of(friction_matrix);
+  total += bytes_of(total_effort) + bytes_of(applied_force) + bytes_of(element_effort) + bytes_of(element_value) + bytes_of(element_energy);
+  total += bytes_of(element_length) + bytes_of(element_wrench_a) + bytes_of(element_wrench_b);
+  total += bytes_of(element_point_a) + bytes_of(element_point_b) + bytes_of(element_expression_values);
+  total += bytes_of(element_target_values);
   // factorisations and solvers
   total += bytes_of(mass_llt.matrixLLT()) + bytes_of(friction_factor.matrixLLT());
   total += factor_svd.allocated_bytes() + passive_svd.allocated_bytes() + full_svd.allocated_bytes();

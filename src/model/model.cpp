@@ -104,6 +104,8 @@ VecX Model::neutral_configuration() const {
   return q;
 }
 
+void finalize_force_elements(Model& model, const std::string& source);  // force_element_rules.cpp
+
 namespace {
 
 [[noreturn]] void fail(const std::string& source, const std::string& element, const std::string& problem) {
@@ -264,6 +266,7 @@ void finalize_model(Model& model, const std::string& source) {
   }  for (const Joint& joint : model.joints)  // joint friction (friction/friction_models.hpp)
     if (joint.friction) check_joint_friction(*joint.friction, joint.type, source + ": joint '" + joint.name + "'");
   check_points_on_flexible_bodies(model, source);  // flexible/flexible_beam.hpp
+  finalize_force_elements(model, source);          // src/model/force_element_rules.cpp (format 3)
 }
 
 }  // namespace mechdyn

@@ -1,5 +1,5 @@
 // The run's inputs as the library gives them (issue 25): time expressions
-// (evaluation/time_expressions.hpp), the sweep spec reader (io/sweep_spec.hpp) and one
+// (math/time_expressions.hpp), the sweep spec reader (io/sweep_spec.hpp) and one
 // sample's run (evaluation/sweep.hpp), without the command line. `mechdyn sweep` and
 // Python's SweepSpec are thin layers over these (test_sweep_and_simulate.cpp and
 // tests/python/test_sweep.py compare them end to end).
@@ -12,7 +12,7 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
 #include "mechdyn/evaluation/sweep.hpp"
-#include "mechdyn/evaluation/time_expressions.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/io/robot_files.hpp"
 #include "mechdyn/io/sweep_spec.hpp"
 

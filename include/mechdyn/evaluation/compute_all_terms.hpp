@@ -14,6 +14,10 @@
 //   reactions          EC eq. (17) (dynamics/joint_reactions.hpp)
 //   friction           load decomposition and τ_d = M a + h + τ_f (EC Algorithm 1 lines
 //                      6–9, eq. 54; friction/inverse_dynamics_with_friction.hpp)
+//   Q_f                the force elements' generalized force at (q, v, t) (format 3,
+//                      dynamics/force_elements.hpp): τ below is M a + h − Q_f (the
+//                      actuators' effort; M with the armature), q̈ solves M q̈ = τ + Q_f − h,
+//                      and the reactions carry the elements' body wrenches
 //   τ = M a + h        explicit: the reactions' projection on the axes (EC eq. 17, the
 //                      resultant iteration; no M a product); recursive: RNEA(q, v, a)
 // and, when `tau` is given,
@@ -67,6 +71,8 @@ struct AllTermsOptions {
   MassMatrixForm mass_matrix = MassMatrixForm::Dense;
   /// LuGre joints: one state has no bristle history, so the steady state by default.
   LuGreEvaluation lugre = LuGreEvaluation::SteadyState;
+  /// The time t (s) of the force elements' time functions (servo targets, applied loads).
+  double time = 0.0;
 };
 
 /// Everything above at (q, v) and, when not null, at the accelerations `a` and the

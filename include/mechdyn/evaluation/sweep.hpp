@@ -6,7 +6,7 @@
 // by io/sweep_spec.hpp (read_sweep_spec).
 //
 // Parameter keys: q0 (nq numbers), v0 (nv), tau (one number or muParser expression of t
-// per velocity coordinate, evaluation/time_expressions.hpp; models with loops: per actuated
+// per velocity coordinate, math/time_expressions.hpp; models with loops: per actuated
 // coordinate, as simulate), gravity (3), duration, mass.BODY (kg), com.BODY (3, m, body
 // frame), inertia.BODY (6: Ixx Iyy Izz Ixy Ixz Iyz about the com, kg m²), q0.JOINT,
 // v0.JOINT (one-coordinate joints), tau.JOINT (trees, one-coordinate joints).

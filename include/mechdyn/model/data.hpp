@@ -12,7 +12,9 @@
 
 #include <Eigen/Cholesky>
 #include <cstddef>
+#include <optional>
 
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/math/jacobi_svd.hpp"
 #include "mechdyn/math/minimum_effort.hpp"
 #include "mechdyn/math/spatial.hpp"
@@ -192,6 +194,25 @@ struct Data {
   MatX friction_matrix;      // forward-dynamics scratch: M with stuck rows/columns replaced, nv x nv [dense: Friction]
   Eigen::LLT<MatX> friction_factor;  // its Cholesky factor (allocated once) [dense: Friction]
   // ==== joint friction — end ======================================================
+
+  // ==== force elements (dynamics/force_elements.hpp; format 3, force-elements.md) ====
+  VecX applied_force;      // Q_f: generalized force of all force elements at (q, v, t), nv
+  VecX element_effort;     // the joint elements' efforts per velocity coordinate (part of Q_f), nv
+  VecX total_effort;       // scratch: τ + Q_f, nv
+  VecX element_value;      // per element: tension (spring-damper, N), effort (joint elements), |F| (bushing, applied)
+  VecX element_energy;     // per element: potential energy (J)
+  VecX element_length;     // per element: L = |p_b − p_a| (spring-damper, bushing), else 0
+  AlignedVector<Vec6> element_wrench_a;  // per element: wrench on body a (applied: on its body) [moment about the
+                                         // world origin; force], world; joint elements: zero
+  AlignedVector<Vec6> element_wrench_b;  // per element: wrench on body b, world origin
+  std::vector<Vec3> element_point_a, element_point_b;  // per element: the points in the world
+  // The time functions (muParser; only for a model with servos or applied loads; their
+  // parsers' heap is not in allocated_bytes):
+  std::optional<TimeExpressions> element_expressions;  // per servo target(t) [, target_rate(t)]; per applied load 6
+  std::optional<TimeExpressions> element_targets;      // the targets of servos without target_rate (at t ± h)
+  VecX element_expression_values;                      // their values at t
+  VecX element_target_values;                          // scratch: targets at t ± h
+  // ==== force elements — end ==========================================================
 
  private:
   void allocate_dense(const Model& model, DenseWorkspace groups);

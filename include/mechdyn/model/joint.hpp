@@ -124,6 +124,7 @@ struct Joint {
   Vec3 second_axis = Vec3::UnitY();  // universal: axes[1], carried by the first rotation
   Vec3 origin = Vec3::Zero();        // r^{l̄}_{l0}: parent frame origin → body frame origin
   bool actuated = true;
+  double armature = 0.0;  // reflected drive inertia (kg m² or kg) on M's diagonal (format 3; one coordinate)
   std::optional<JointFriction> friction;
   std::optional<JointLimits> limits;
   int q_index = 0;  // first configuration coordinate

@@ -14,11 +14,11 @@
 
 #include "mechdyn/flexible/flexible_beam.hpp"
 #include "mechdyn/math/types.hpp"
+#include "mechdyn/model/body_point.hpp"
+#include "mechdyn/model/force_elements.hpp"
 #include "mechdyn/model/joint.hpp"
 
 namespace mechdyn {
-
-inline constexpr int kGround = -1;
 
 /// One rigid body.
 struct Body {
@@ -30,12 +30,6 @@ struct Body {
   // A flexible beam (format version 2, flexible/flexible_beam.hpp); mass, com and inertia
   // are then a rigid part welded to the body frame. std::nullopt: a rigid body.
   std::optional<FlexibleBeam> flexible;
-};
-
-/// A point fixed on a body (loops, markers), from the body frame origin, body frame.
-struct BodyPoint {
-  int body = kGround;  // kGround: a point fixed in the world
-  Vec3 point = Vec3::Zero();
 };
 
 enum class LoopType { Revolute, Prismatic, Universal, Spherical, Fixed, PlanarRevolute };
@@ -112,6 +106,8 @@ struct Model {
   std::vector<Joint> joints;       // joints[i] attaches bodies[i] to its parent
   std::vector<Loop> loops;
   std::vector<Marker> markers;
+  std::vector<ForceElement> forces;   // format 3 `forces` (model/force_elements.hpp)
+  std::vector<Coupling> couplings;    // format 3 `couplings`: constraint rows after the loops'
   VecX initial_configuration;  // optional (model file key `initial_configuration`, nq numbers):
                                // where a simulation starts without a given q0 (for loops: the
                                // assembly's first guess); empty: neutral_configuration()
@@ -133,9 +129,20 @@ struct Model {
   std::vector<char> needs_world_rotation;  // 1 when body i or a descendant has a spherical or free joint
                                            // (body-frame algorithms track Q^i_l only there)
   std::vector<int> loop_row_index;         // first closure-equation row of each loop
-  int num_loop_rows = 0;                   // rows of all closure equations together
+  int num_loop_rows = 0;                   // rows of all closure equations together: the loops', then one
+                                           // per coupling (from coupling_row_index on)
+  int coupling_row_index = 0;              // first coupling row (= the loops' rows)
+  VecX armature;                           // per velocity coordinate: the joint's armature (0 elsewhere), nv
+  bool has_armature = false;               // some armature > 0 (the algorithms add it to M's diagonal)
+  bool has_force_elements = false;         // !forces.empty()
 
   int num_bodies() const { return static_cast<int>(bodies.size()); }
+  /// True when the model has constraint rows (cut joints or couplings): a constrained
+  /// mechanism (constraints/).
+  bool has_constraints() const { return num_loop_rows > 0; }
+  /// The format version a writer must state: 3 with force elements, couplings or
+  /// armature, 2 with flexible bodies, else 1.
+  int format_version() const;
 
   /// Index of a body or joint by name; std::nullopt when there is none.
   std::optional<int> body_index(const std::string& body_name) const;

@@ -16,7 +16,7 @@
 
 #include <mechdyn/dynamics/crba.hpp>
 #include <mechdyn/dynamics/explicit_jsim.hpp>
-#include <mechdyn/evaluation/time_expressions.hpp>
+#include <mechdyn/math/time_expressions.hpp>
 #include <mechdyn/io/model_file.hpp>
 #include <mechdyn/model/data.hpp>
 #include <mechdyn/model/model.hpp>

@@ -31,8 +31,10 @@ class TimeExpressions {
   ~TimeExpressions();
   TimeExpressions(TimeExpressions&&) noexcept;
   TimeExpressions& operator=(TimeExpressions&&) noexcept;
-  TimeExpressions(const TimeExpressions&) = delete;
-  TimeExpressions& operator=(const TimeExpressions&) = delete;
+  /// A copy parses the expressions again (each copy owns its parsers and its t; copying
+  /// allocates, evaluating the copy does not). Used where a Data is copied.
+  TimeExpressions(const TimeExpressions& other);
+  TimeExpressions& operator=(const TimeExpressions& other);
 
   Eigen::Index size() const;
   const std::vector<std::string>& expressions() const;

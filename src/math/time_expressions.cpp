@@ -1,5 +1,5 @@
 // Time-dependent efforts and accelerations from muParser expressions. See the header.
-#include "mechdyn/evaluation/time_expressions.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 
 #include <muParser.h>
 
@@ -62,6 +62,12 @@ TimeExpressions::TimeExpressions(const std::vector<std::string>& expressions, co
 }
 
 TimeExpressions::~TimeExpressions() = default;
+TimeExpressions::TimeExpressions(const TimeExpressions& other)
+    : TimeExpressions(other.impl_->expressions, other.impl_->name) {}
+TimeExpressions& TimeExpressions::operator=(const TimeExpressions& other) {
+  if (this != &other) *this = TimeExpressions(other);
+  return *this;
+}
 TimeExpressions::TimeExpressions(TimeExpressions&&) noexcept = default;
 TimeExpressions& TimeExpressions::operator=(TimeExpressions&&) noexcept = default;
 
