@@ -77,7 +77,9 @@ void add_codegen_command(CLI::App& app, CommandRunner& selected) {
       "  mechdyn codegen examples/models/five_axis_tree.yaml -o five_axis_code\n"
       "  mechdyn codegen examples/models/panda_7dof.yaml -o panda_code --language cpp --prefix panda\n"
       "  mechdyn codegen examples/models/panda_7dof.yaml -o panda_aba --forward-dynamics articulated\n"
-      "Refused with exit status 2 and nothing written: flexible bodies, loops, an unwritable DIR.");
+      "Format 3: armature, spring-damper and joint-spring-damper elements are generated; refused with exit status 2\n"
+      "and nothing written: flexible bodies, loops, couplings, joint-stop, joint-servo, bushing and applied elements,\n"
+      "an unwritable DIR.");
   sub->callback([f, &selected] { selected = [f](std::ostream& out) { run_codegen(*f, out); }; });
 }
 

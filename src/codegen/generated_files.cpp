@@ -12,6 +12,7 @@
 
 #include "c_names.hpp"
 #include "generated_functions.hpp"
+#include "symbolic_dynamics.hpp"
 #include "mechdyn/codegen/codegen.hpp"
 #include "mechdyn/errors.hpp"
 
@@ -38,6 +39,13 @@ void check_expressible(const Model& model, const std::string& source) {
     throw ModelError(source + ": loop '" + model.loops.front().name +
                      "': closed chains cannot be generated (codegen writes tree dynamics only; remove the loops to "
                      "generate the spanning tree)");
+  if (!model.couplings.empty())
+    throw ModelError(source + ": coupling '" + model.couplings.front().name +
+                     "': couplings cannot be generated (they are constraint rows; codegen writes tree dynamics only)");
+  if (const ForceElement* e = codegen::codegen_refused_element(model))
+    throw ModelError(source + ": force '" + e->name + "': " + force_element_type_name(e->type) +
+                     " elements cannot be generated (codegen writes spring-damper and joint-spring-damper elements "
+                     "only; docs/codegen.md)");
   if (model.nv == 0) throw ModelError(source + ": the model has no degrees of freedom: nothing to generate");
   if (model.nv > kCodegenMaxDofs)
     throw ModelError(source + ": the model has nv = " + std::to_string(model.nv) + " coordinates, more than codegen's " +
@@ -52,6 +60,25 @@ std::string signature(const std::string& prefix, const FunctionPart& f, CodegenL
     text += (k ? ", " : "") + std::string(p.input ? "const double " : "double ") + p.name + "[" + std::to_string(p.size) + "]";
   }
   return text + ")";
+}
+
+/// The lines on armature and force elements (model format 3), each led by `lead`.
+std::string format3_text(const Model& model, const std::string& lead) {
+  std::ostringstream t;
+  if (model.has_armature) {
+    t << lead << "Armature (drives' reflected inertia) on M's diagonal, in every function:";
+    for (const Joint& joint : model.joints)
+      if (joint.armature != 0.0) t << " " << joint.name << " " << codegen::c_literal(joint.armature);
+    t << ".\n";
+  }
+  if (model.has_force_elements) {
+    t << lead << "Force elements (Q_f, the applied_force function; mechdyn eval's applied_forces):";
+    for (const ForceElement& e : model.forces) t << " " << e.name << " (" << force_element_type_name(e.type) << ")";
+    t << ".\n"
+      << lead << "inverse_dynamics gives the drives' efforts tau = M a + h - Q_f (eval's tau), forward_dynamics\n"
+      << lead << "solves M a = tau + Q_f - h, joint_reactions carry the elements' wrenches; bias is h alone.\n";
+  }
+  return t.str();
 }
 
 std::string comment_block(const Model& model, const CodegenOptions& options, const std::string& prefix,
@@ -94,6 +121,7 @@ std::string comment_block(const Model& model, const CodegenOptions& options, con
   if (std::any_of(parts.begin(), parts.end(), [](const FunctionPart& f) { return f.name == "inverse_dynamics_with_lugre_state"; }))
     c << " * inverse_dynamics_with_lugre_state: the same with the LuGre joints' bristle deflections z as inputs\n"
       << " * (mechdyn simulate's LuGre states, z[k] at the joint's coordinate) and their rates dz/dt as outputs.\n";
+  if (model.has_armature || model.has_force_elements) c << format3_text(model, " * ");
   for (const FunctionPart& f : parts)
     if (!f.note.empty()) c << " * NOTE: " << f.note << ".\n";
   c << " * Every input is read before any output is written: an output may share memory with an input.\n"
@@ -128,7 +156,7 @@ std::string header_file(const Model& model, const std::string& prefix, CodegenLa
   for (const FunctionPart& f : parts) {
     h << "/* " << f.summary << ".";
     for (const codegen::Parameter& p : f.parameters) h << "\n *   " << p.name << ": " << p.meaning;
-    if (f.returns_status) h << "\n * Returns 0, or k + 1 when pivot k of M is not positive (then a is not written).";
+    if (f.returns_status) h << "\n * Returns " << f.status << ".";
     h << " */\n" << signature(prefix, f, language) << ";\n\n";
   }
   if (language == CodegenLanguage::C)
@@ -213,6 +241,10 @@ std::string readme_file(const Model& model, const CodegenOptions& options, const
   if (std::any_of(parts.begin(), parts.end(), [](const FunctionPart& f) { return f.name == "inverse_dynamics_with_lugre_state"; }))
     r << "`inverse_dynamics_with_lugre_state` takes the LuGre joints' bristle deflections z (at their\n"
       << "coordinates) and also writes their rates dz/dt, for a simulation of the bristle states.\n";
+  if (model.has_armature || model.has_force_elements) r << "\n" << format3_text(model, "");
+  for (const FunctionPart& f : parts)
+    if (f.returns_status && f.name != "forward_dynamics")
+      r << "\n`" << f.name << "` returns " << f.status << ".\n";
   for (const FunctionPart& f : parts)
     if (!f.note.empty()) r << "\n**Note:** " << f.note << ".\n";
   return r.str();
@@ -247,6 +279,8 @@ GeneratedCode generate_code(const Model& model, const CodegenOptions& options) {
     parts = codegen::generate_functions(model, c ? "" : "std::", options.forward_dynamics);
   } catch (const std::domain_error& e) {  // a folded constant overflowed (numbers near 1e308)
     throw ModelError(source + ": " + e.what() + " (the model's numbers are too large to fold in)");
+  } catch (const ModelError& e) {  // an element it cannot express at any state (symbolic_force_elements.cpp)
+    throw ModelError(source + ": " + e.what());
   }
   const std::string header = prefix + (c ? ".h" : ".hpp"), source_name = prefix + (c ? ".c" : ".cpp");
   const std::string block = comment_block(model, options, prefix, parts);
@@ -257,7 +291,7 @@ GeneratedCode generate_code(const Model& model, const CodegenOptions& options) {
   out.files.push_back({"CMakeLists.txt", cmake_file(prefix, options.language, source_name)});
   out.files.push_back({"README.md", readme_file(model, options, prefix, options.language, header, source_name, parts)});
   for (const FunctionPart& f : parts) {
-    out.functions.push_back({(c ? prefix + "_" : std::string()) + f.name, f.body.counts});
+    out.functions.push_back({(c ? prefix + "_" : std::string()) + f.name, f.body.counts, f.returns_status});
     if (!f.note.empty()) out.notes.push_back(f.note);
   }
   return out;

@@ -16,9 +16,17 @@
 //                     (EC Algorithm 1, eq. 54); LuGre at its steady state (eval's)
 //   inverse_dynamics_with_lugre_state  (models with a LuGre joint only) the same with the
 //                     bristle deflections z as inputs and ż as outputs (simulate's)
+//   applied_force     (models with force elements only) Q_f (symbolic_force_elements.cpp)
+// Model format 3: M carries the armature on its diagonal (symbolic_crba.cpp, symbolic_aba.cpp);
+// the force elements' body wrenches enter RNEA and the articulated-body algorithm as external
+// wrenches and their joint efforts are subtracted, so that tau = M a + h − Q_f and forward
+// dynamics solves M a = tau + Q_f − h (compute_all_terms' convention), the reactions carry the
+// wrenches; a spring-damper that divides by its length L guards L ≥ 1e-12 m (the library's
+// SolverError) and returns −(j + 1), j its index in the model's forces.
 // Cost: linear in the printed code. Reads: the model. Writes: nothing but the result.
 #include "generated_functions.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include "c_names.hpp"
@@ -32,6 +40,52 @@ std::string entry(const std::string& array, int index) { return array + "[" + st
 
 std::vector<Expr> zeros(int size) { return std::vector<Expr>(static_cast<std::size_t>(size), Expr()); }
 
+/// The force elements in the current graph (format 3), at (q, v).
+struct Elements {
+  bool present = false;  // the model has force elements
+  SymbolicElements terms;
+  const std::vector<SSpatial>* wrenches() const { return terms.any_body_wrench ? &terms.body_wrench : nullptr; }
+};
+
+Elements elements_at(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& q, const std::vector<Expr>& v) {
+  Elements e;
+  e.present = model.has_force_elements;
+  if (e.present) e.terms = symbolic_force_elements(model, tree, q, v);
+  return e;
+}
+
+const char* const kSpringStatus =
+    "-(j + 1) when spring-damper j (index in the model's forces) has its points closer than 1e-12 m "
+    "while it exerts a force (the library's SolverError)";
+
+/// The spring-dampers' length checks, before any output: `if (!(L > limit)) return −(j + 1);`.
+void add_length_guards(const Model& model, const Elements& elements, std::vector<Statement>& statements) {
+  if (!elements.present) return;
+  const double limit = std::nextafter(1e-12, 0.0);  // L ≥ 1e-12 passes, as the library's L < 1e-12 fails
+  for (const SymbolicElements::LengthGuard& g : elements.terms.length_guards)
+    statements.push_back({Statement::Kind::Guard, "", g.length, Expr(limit), -(g.element + 1),
+                          "spring-damper '" + model.forces[static_cast<std::size_t>(g.element)].name +
+                              "': points coincide, direction undefined"});
+}
+
+/// The effort of the drives: τ from RNEA (with the element wrenches), − joint efforts, + armature a.
+std::vector<Expr> drive_effort(const Model& model, const Elements& elements, const std::vector<Expr>& rnea_tau,
+                               const std::vector<Expr>& acceleration) {
+  std::vector<Expr> tau = rnea_tau;
+  for (int k = 0; k < model.nv; ++k) {
+    const std::size_t kk = static_cast<std::size_t>(k);
+    if (elements.present) tau[kk] = tau[kk] - elements.terms.joint_effort[kk];
+    if (model.has_armature && model.armature[k] != 0.0) tau[kk] = tau[kk] + model.armature[k] * acceleration[kk];
+  }
+  return tau;
+}
+
+std::string forward_status(const Elements& elements) {
+  std::string text = "0, or k + 1 when pivot k of M is not positive";
+  if (elements.present && !elements.terms.length_guards.empty()) text += ", or " + std::string(kSpringStatus);
+  return text + " (then a is not written)";
+}
+
 FunctionPart mass_matrix_function(const Model& model, const std::string& math) {
   ExpressionGraph graph;
   GraphScope scope(graph);
@@ -44,7 +98,8 @@ FunctionPart mass_matrix_function(const Model& model, const std::string& math) {
                             Expr(), 0, "M(" + std::to_string(r) + ", " + std::to_string(c) + ")"});
   FunctionPart f;
   f.name = "mass_matrix";
-  f.summary = "M(q): the joint-space inertia matrix, row-major nv x nv (CRBA)";
+  f.summary = model.has_armature ? "M(q): the joint-space inertia matrix with the armature, row-major nv x nv (CRBA)"
+                                  : "M(q): the joint-space inertia matrix, row-major nv x nv (CRBA)";
   f.parameters = {{"q", model.nq, true, "configuration"}, {"M", model.nv * model.nv, false, "M(q), row-major"}};
   f.body = emit_body(graph, statements, {"q"}, math);
   return f;
@@ -56,16 +111,25 @@ FunctionPart rnea_function(const Model& model, const std::string& math, bool wit
   const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
   const std::vector<Expr> v = velocity_inputs(model, "v");
   const std::vector<Expr> a = with_acceleration ? velocity_inputs(model, "a") : zeros(model.nv);
-  const SymbolicForces forces = symbolic_rnea(model, tree, v, a);
+  // h is the library's bias_force: no force elements in it; inverse dynamics has them.
+  const Elements elements = with_acceleration ? elements_at(model, tree, configuration_inputs(model), v) : Elements();
+  const SymbolicForces forces = symbolic_rnea(model, tree, v, a, elements.wrenches());
+  const std::vector<Expr> tau = with_acceleration ? drive_effort(model, elements, forces.tau, a) : forces.tau;
   const std::string out = with_acceleration ? "tau" : "h";
   std::vector<Statement> statements;
+  add_length_guards(model, elements, statements);
   for (int k = 0; k < model.nv; ++k)
-    statements.push_back({Statement::Kind::Assign, entry(out, k), forces.tau[static_cast<std::size_t>(k)], Expr(), 0, ""});
+    statements.push_back({Statement::Kind::Assign, entry(out, k), tau[static_cast<std::size_t>(k)], Expr(), 0, ""});
   FunctionPart f;
   f.parameters = {{"q", model.nq, true, "configuration"}, {"v", model.nv, true, "velocities"}};
+  if (!statements.empty() && statements.front().kind == Statement::Kind::Guard) {
+    f.returns_status = true;
+    f.status = std::string("0, or ") + kSpringStatus + " (then tau is not written)";
+  }
   if (with_acceleration) {
     f.name = "inverse_dynamics";
-    f.summary = "tau = M(q) a + h(q, v): inverse dynamics (RNEA), no friction";
+    f.summary = model.has_force_elements ? "tau = M(q) a + h(q, v) - Q_f(q, v): the drives' efforts (RNEA), no friction"
+                                         : "tau = M(q) a + h(q, v): inverse dynamics (RNEA), no friction";
     f.parameters.push_back({"a", model.nv, true, "accelerations"});
     f.parameters.push_back({"tau", model.nv, false, "joint efforts"});
   } else {
@@ -86,17 +150,25 @@ FunctionPart articulated_forward_dynamics_function(const Model& model, const std
   ExpressionGraph graph;
   GraphScope scope(graph);
   const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
-  const SymbolicArticulated result =
-      symbolic_aba(model, tree, velocity_inputs(model, "v"), velocity_inputs(model, "tau"));
+  const std::vector<Expr> v = velocity_inputs(model, "v");
+  std::vector<Expr> tau = velocity_inputs(model, "tau");
+  const Elements elements = elements_at(model, tree, configuration_inputs(model), v);
+  if (elements.present)  // τ + the joint efforts; the body wrenches enter p^A
+    for (std::size_t k = 0; k < tau.size(); ++k) tau[k] = tau[k] + elements.terms.joint_effort[k];
+  const SymbolicArticulated result = symbolic_aba(model, tree, v, tau, elements.wrenches());
   FunctionPart f;
   f.name = "forward_dynamics";
-  f.summary = "a = M(q)^-1 (tau - h(q, v)): forward dynamics by the articulated-body algorithm";
+  f.summary = model.has_force_elements
+                  ? "a = M(q)^-1 (tau + Q_f(q, v) - h(q, v)): forward dynamics by the articulated-body algorithm"
+                  : "a = M(q)^-1 (tau - h(q, v)): forward dynamics by the articulated-body algorithm";
   f.parameters = {{"q", model.nq, true, "configuration"},
                   {"v", model.nv, true, "velocities"},
                   {"tau", model.nv, true, "joint efforts"},
                   {"a", model.nv, false, "accelerations"}};
   f.returns_status = true;
+  f.status = forward_status(elements);
   std::vector<Statement> statements;
+  add_length_guards(model, elements, statements);
   for (int k = model.nv - 1; k >= 0; --k) {
     const std::size_t kk = static_cast<std::size_t>(k);
     const Expr limit = (1e3 * std::numeric_limits<double>::epsilon()) * result.pivot_scale[kk];
@@ -116,16 +188,20 @@ FunctionPart factored_forward_dynamics_function(const Model& model, const std::s
   const std::vector<Expr> m = symbolic_mass_matrix(model, tree);
   const std::vector<Expr> v = velocity_inputs(model, "v");
   const std::vector<Expr> tau = velocity_inputs(model, "tau");
-  const SymbolicForces bias = symbolic_rnea(model, tree, v, zeros(model.nv));
+  const Elements elements = elements_at(model, tree, configuration_inputs(model), v);
+  const SymbolicForces bias = symbolic_rnea(model, tree, v, zeros(model.nv), elements.wrenches());  // h − Jᵀ w
   const SymbolicFactor factor = symbolic_factor(model, m);
   FunctionPart f;
   f.name = "forward_dynamics";
-  f.summary = "a = M(q)^-1 (tau - h(q, v)): forward dynamics by the branch-sparse L^T D L of M";
+  f.summary = model.has_force_elements
+                  ? "a = M(q)^-1 (tau + Q_f(q, v) - h(q, v)): forward dynamics by the branch-sparse L^T D L of M"
+                  : "a = M(q)^-1 (tau - h(q, v)): forward dynamics by the branch-sparse L^T D L of M";
   f.parameters = {{"q", model.nq, true, "configuration"},
                   {"v", model.nv, true, "velocities"},
                   {"tau", model.nv, true, "joint efforts"},
                   {"a", model.nv, false, "accelerations"}};
   f.returns_status = true;
+  f.status = forward_status(elements);
   if (factor.structurally_singular >= 0) {  // M singular at every q: the pivots above it, then the failure
     const int k = factor.structurally_singular;
     Expr largest = m[0];
@@ -145,13 +221,17 @@ FunctionPart factored_forward_dynamics_function(const Model& model, const std::s
     return f;
   }
   std::vector<Expr> rhs(static_cast<std::size_t>(model.nv));
-  for (std::size_t k = 0; k < rhs.size(); ++k) rhs[k] = tau[k] - bias.tau[k];  // tau − h
+  for (std::size_t k = 0; k < rhs.size(); ++k) {
+    rhs[k] = tau[k] - bias.tau[k];  // tau − h (+ Jᵀ w)
+    if (elements.present) rhs[k] = rhs[k] + elements.terms.joint_effort[k];  // + the joint efforts: tau + Q_f − h
+  }
   const std::vector<Expr> acceleration = symbolic_solve(model, factor, rhs);
   // Singular to working precision: a pivot at the round-off level of M's largest diagonal entry.
   Expr largest = m[0];
   for (int k = 1; k < model.nv; ++k) largest = max(largest, m[static_cast<std::size_t>(k * model.nv + k)]);
   const Expr limit = named((1e3 * std::numeric_limits<double>::epsilon()) * largest, "singular_below");
   std::vector<Statement> statements;
+  add_length_guards(model, elements, statements);
   for (int k = model.nv - 1; k >= 0; --k)
     statements.push_back({Statement::Kind::Guard, "", factor.pivot[static_cast<std::size_t>(k)], limit, k + 1,
                           "M is singular: pivot " + std::to_string(k) + " is not positive"});
@@ -173,8 +253,11 @@ FunctionPart joint_reactions_function(const Model& model, const std::string& mat
   ExpressionGraph graph;
   GraphScope scope(graph);
   const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
-  const SymbolicForces forces = symbolic_rnea(model, tree, velocity_inputs(model, "v"), velocity_inputs(model, "a"));
+  const std::vector<Expr> v = velocity_inputs(model, "v");
+  const Elements elements = elements_at(model, tree, configuration_inputs(model), v);
+  const SymbolicForces forces = symbolic_rnea(model, tree, v, velocity_inputs(model, "a"), elements.wrenches());
   std::vector<Statement> statements;
+  add_length_guards(model, elements, statements);
   for (int i = 0; i < model.num_bodies(); ++i) {
     const std::size_t b = static_cast<std::size_t>(i);
     const SMat3& world = tree.world_rotation[b];
@@ -194,6 +277,10 @@ FunctionPart joint_reactions_function(const Model& model, const std::string& mat
                   {"a", model.nv, true, "accelerations"},
                   {"force", n3, false, "force of joint i at 3i, 3i+1, 3i+2 (N)"},
                   {"torque", n3, false, "torque of joint i at 3i, 3i+1, 3i+2 (N m)"}};
+  if (!statements.empty() && statements.front().kind == Statement::Kind::Guard) {
+    f.returns_status = true;
+    f.status = std::string("0, or ") + kSpringStatus + " (then nothing is written)";
+  }
   f.body = emit_body(graph, statements, {"q", "v", "a"}, math);
   return f;
 }
@@ -206,12 +293,15 @@ FunctionPart friction_function(const Model& model, const std::string& math, bool
   const SymbolicTree tree = symbolic_positions(model, configuration_inputs(model));
   const std::vector<Expr> v = velocity_inputs(model, "v"), a = velocity_inputs(model, "a");
   const std::vector<Expr> z = lugre_state ? velocity_inputs(model, "z") : std::vector<Expr>();
-  const SymbolicForces forces = symbolic_rnea(model, tree, v, a);
+  const Elements elements = elements_at(model, tree, configuration_inputs(model), v);
+  const SymbolicForces forces = symbolic_rnea(model, tree, v, a, elements.wrenches());  // reactions with the elements
+  const std::vector<Expr> tau = drive_effort(model, elements, forces.tau, a);
   const SymbolicFriction friction = symbolic_friction_effort(model, tree, forces, v, a, lugre_state ? &z : nullptr);
   std::vector<Statement> statements;
+  add_length_guards(model, elements, statements);
   for (int k = 0; k < model.nv; ++k) {
     const std::size_t kk = static_cast<std::size_t>(k);
-    statements.push_back({Statement::Kind::Assign, entry("tau_d", k), forces.tau[kk] + friction.effort[kk], Expr(), 0, ""});
+    statements.push_back({Statement::Kind::Assign, entry("tau_d", k), tau[kk] + friction.effort[kk], Expr(), 0, ""});
   }
   for (int k = 0; k < model.nv; ++k)
     statements.push_back(
@@ -226,18 +316,51 @@ FunctionPart friction_function(const Model& model, const std::string& math, bool
                   {"a", model.nv, true, "accelerations"}};
   if (lugre_state) {
     f.name = "inverse_dynamics_with_lugre_state";
-    f.summary = "tau_d = M(q) a + h(q, v) + tau_f with the LuGre joints' bristle deflections z as inputs (EC eq. 54)";
+    f.summary = std::string(model.has_force_elements ? "tau_d = M(q) a + h(q, v) - Q_f(q, v) + tau_f" : "tau_d = M(q) a + h(q, v) + tau_f") +
+                " with the LuGre joints' bristle deflections z as inputs (EC eq. 54)";
     f.parameters.push_back({"z", model.nv, true, "LuGre bristle deflections at the LuGre coordinates, others unread"});
   } else {
     f.name = "inverse_dynamics_with_friction";
-    f.summary = "tau_d = M(q) a + h(q, v) + tau_f: inverse dynamics with the load-dependent joint friction (EC eq. 54)";
+    f.summary = std::string(model.has_force_elements ? "tau_d = M(q) a + h(q, v) - Q_f(q, v) + tau_f" : "tau_d = M(q) a + h(q, v) + tau_f") +
+                ": inverse dynamics with the load-dependent joint friction (EC eq. 54)";
   }
   f.parameters.push_back({"tau_d", model.nv, false, "driving efforts, friction included (mechdyn eval's tau_with_friction)"});
   f.parameters.push_back({"friction", model.nv, false,
                           "friction efforts tau_f, of the sign of v (at v = 0 of a), 0 without friction "
                           "(eval's friction_effort)"});
   if (lugre_state) f.parameters.push_back({"z_rate", model.nv, false, "dz/dt at the LuGre coordinates, 0 elsewhere"});
+  if (!statements.empty() && statements.front().kind == Statement::Kind::Guard) {
+    f.returns_status = true;
+    f.status = std::string("0, or ") + kSpringStatus + " (then nothing is written)";
+  }
   f.body = emit_body(graph, statements, {"q", "v", "a", "z"}, math);
+  return f;
+}
+
+/// applied_force: Q_f, the force elements' generalized force (mechdyn eval's applied_forces).
+FunctionPart applied_force_function(const Model& model, const std::string& math) {
+  ExpressionGraph graph;
+  GraphScope scope(graph);
+  const std::vector<Expr> q = configuration_inputs(model);
+  const SymbolicTree tree = symbolic_positions(model, q);
+  const std::vector<Expr> v = velocity_inputs(model, "v");
+  const Elements elements = elements_at(model, tree, q, v);
+  const std::vector<Expr> generalized = symbolic_generalized_force(model, tree, elements.terms);
+  std::vector<Statement> statements;
+  add_length_guards(model, elements, statements);
+  for (int k = 0; k < model.nv; ++k)
+    statements.push_back({Statement::Kind::Assign, entry("Q_f", k), generalized[static_cast<std::size_t>(k)], Expr(), 0, ""});
+  FunctionPart f;
+  f.name = "applied_force";
+  f.summary = "Q_f(q, v): the generalized force of the model's force elements (eval's applied_forces)";
+  f.parameters = {{"q", model.nq, true, "configuration"},
+                  {"v", model.nv, true, "velocities"},
+                  {"Q_f", model.nv, false, "generalized force of the spring-dampers and joint spring-dampers"}};
+  if (!statements.empty() && statements.front().kind == Statement::Kind::Guard) {
+    f.returns_status = true;
+    f.status = std::string("0, or ") + kSpringStatus + " (then Q_f is not written)";
+  }
+  f.body = emit_body(graph, statements, {"q", "v"}, math);
   return f;
 }
 
@@ -259,6 +382,7 @@ std::vector<FunctionPart> generate_functions(const Model& model, const std::stri
   parts.push_back(joint_reactions_function(model, math_prefix));
   if (has_friction(model, false)) parts.push_back(friction_function(model, math_prefix, false));
   if (has_friction(model, true)) parts.push_back(friction_function(model, math_prefix, true));
+  if (model.has_force_elements) parts.push_back(applied_force_function(model, math_prefix));
   return parts;
 }
 

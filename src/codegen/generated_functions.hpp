@@ -24,7 +24,8 @@ struct FunctionPart {
   std::string name;     // without prefix: mass_matrix, bias, ...
   std::string summary;  // one line for the header comment
   std::vector<Parameter> parameters;
-  bool returns_status = false;  // int: 0 ok, k + 1 singular at pivot k
+  bool returns_status = false;  // int: 0 ok, k + 1 singular at pivot k, −(j + 1) spring-damper j at L ≈ 0
+  std::string status;           // what the status means, for the header (returns_status only)
   bool always_fails = false;    // forward dynamics of a model whose M is singular at every q
   std::string note;             // said in the header, the README and by the command line
   EmittedBody body;
@@ -32,7 +33,8 @@ struct FunctionPart {
 
 /// mass_matrix, bias, inverse_dynamics, forward_dynamics, joint_reactions for `model`,
 /// inverse_dynamics_with_friction when a joint has friction, inverse_dynamics_with_lugre_state
-/// when a joint has LuGre friction;
+/// when a joint has LuGre friction, applied_force (Q_f) when it has force elements (format 3:
+/// spring-dampers and joint spring-dampers only, the caller refuses the others);
 /// math_prefix as emit_body's; `form` chooses forward_dynamics' algorithm (Articulated
 /// needs every joint of ≤ 1 coordinate: the caller checks).
 std::vector<FunctionPart> generate_functions(const Model& model, const std::string& math_prefix,

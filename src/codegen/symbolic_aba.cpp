@@ -7,8 +7,9 @@
 // dynamics/aba.cpp runs it (which derives it), here in each body's natural frame at its
 // frame origin, with gravity as the base acceleration a_0 = [0; −g] (as symbolic_rnea.cpp):
 //   pass 1 (i = 1 … N):  v_i = X_i v_λ + S_i q̇_i,  c_i = velocity product,
-//                        I^A_i = I_i,  p^A_i = v_i ×* I_i v_i
-//   pass 2 (i = N … 1):  U_i = I^A_i S_i,  D_i = S_iᵀ U_i,  u_i = τ_i − S_iᵀ p^A_i
+//                        I^A_i = I_i,  p^A_i = v_i ×* I_i v_i − w_i (w_i: the force
+//                        elements' wrench on the body, format 3)
+//   pass 2 (i = N … 1):  U_i = I^A_i S_i,  D_i = S_iᵀ U_i + armature_i,  u_i = τ_i − S_iᵀ p^A_i
 //                        I^a = I^A_i − U_i D_i⁻¹ U_iᵀ,  p^a = p^A_i + I^a c_i + U_i D_i⁻¹ u_i
 //                        I^A_λ += X_iᵀ I^a X_i,  p^A_λ += X_iᵀ p^a
 //   pass 3 (i = 1 … N):  a'_i = X_i a_λ + c_i,  q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i),  a_i = a'_i + S_i q̈_i
@@ -78,7 +79,7 @@ bool symbolic_aba_applies(const Model& model) {
 }
 
 SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
-                                 const std::vector<Expr>& tau) {
+                                 const std::vector<Expr>& tau, const std::vector<SSpatial>* external) {
   const int n = model.num_bodies();
   const std::size_t count = static_cast<std::size_t>(n);
   std::vector<SSpatial> body_velocity(count), bias_velocity(count), bias_force(count);
@@ -97,6 +98,10 @@ SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, c
     bias_velocity[b] = velocity_product(joint, state, parent_velocity, velocity.data() + joint.v_index);  // c_i
     articulated[b] = body_inertia(body);
     bias_force[b] = cross_force(body_velocity[b], times(articulated[b], body_velocity[b]));  // p^A_i
+    if (external != nullptr) {  // − w_i: the force elements' wrench on the body (format 3)
+      const SSpatial& w = (*external)[b];
+      bias_force[b] = {bias_force[b].top - w.top, bias_force[b].bottom - w.bottom};
+    }
   }
 
   SymbolicArticulated out;
@@ -124,11 +129,13 @@ SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, c
       const SSpatial& axis = state.axes[0];
       const SSpatial force = times(inertia, axis);  // U_i = I^A_i S_i
       u_force[b] = {named(force.top, "U_n_" + name), named(force.bottom, "U_f_" + name)};
-      const Expr d = named(dot(axis, u_force[b]), "D_" + name);  // D_i = S_iᵀ U_i
+      const double armature = model.has_armature ? model.armature[static_cast<Eigen::Index>(k)] : 0.0;
+      const Expr d = named(dot(axis, u_force[b]) + armature, "D_" + name);  // D_i = S_iᵀ U_i (+ armature)
       Expr scale;  // |S|ᵀ |I^A| |S|: the size of the terms summed into D (dynamics/aba.cpp)
       for (int r = 0; r < 6; ++r)
         for (int c = 0; c < 6; ++c)
           scale = scale + magnitude(entry(axis, r)) * magnitude(inertia.m[r][c]) * magnitude(entry(axis, c));
+      scale = scale + armature;
       out.pivot[k] = d;
       out.pivot_scale[k] = scale;
       inverse_d[b] = named(1.0 / d, "inverse_D_" + name);

@@ -13,7 +13,8 @@
 //   m' = m,  h' = g + m r,  Ī' = E Ī Eᵀ + m(|r|² 1 − r rᵀ) + 2(r·g) 1 − r gᵀ − g rᵀ
 // (the parallel-axis theorem about the parent origin, expanded so that the constant
 // m(|r|²1 − r rᵀ) folds). With S = [±e_k; 0], F and S_k'ᵀ F are entries: no products.
-// Entries of coordinates on different branches stay the constant 0.
+// Entries of coordinates on different branches stay the constant 0. A joint's armature
+// (model format 3) is added to its diagonal entry, as dynamics/crba.cpp does.
 // Cost: O(Σ_k depth_k) graph nodes. Reads: the model, the symbolic tree. Writes: graph nodes.
 #include "c_names.hpp"
 #include "symbolic_dynamics.hpp"
@@ -110,6 +111,8 @@ std::vector<Expr> symbolic_mass_matrix(const Model& model, const SymbolicTree& t
       }
     }
   }
+  for (int k = 0; k < nv; ++k)  // the drives' reflected inertia (format 3, force-elements.md `armature`)
+    if (model.has_armature && model.armature[k] != 0.0) entry(k, k) = entry(k, k) + model.armature[k];
   return mass_matrix;
 }
 

@@ -8,6 +8,7 @@
 //   symbolic_ldl.cpp   branch-sparse M = Lᵀ D L and its solve (§6.5, Table 6.3)
 //   symbolic_aba.cpp   articulated-body forward dynamics (§7.3, Table 7.1), one-coordinate joints
 //   symbolic_friction.cpp  load-dependent joint friction efforts from the reactions (EC §3.3)
+//   symbolic_force_elements.cpp  format-3 spring-dampers and joint spring-dampers, Q_f
 #pragma once
 
 #include <vector>
@@ -25,12 +26,40 @@ struct SymbolicForces {
 
 /// RNEA at (q, q̇, q̈) with gravity as the base acceleration −g: τ = M q̈ + h and f_i.
 /// `velocity` and `acceleration` hold nv expressions each (constant 0 for h's q̈ = 0).
+/// `external` (per body, body coordinates, moment about its origin; nullptr: none): wrenches
+/// the force elements exert on the bodies: f_i = I a + v ×* I v − w_i, so that τ = M q̈ + h −
+/// Jᵀ w and f_i is the joint reaction with them (compute_all_terms'
+/// apply_external_wrenches_to_reactions). Armature and joint efforts are not in τ here.
 SymbolicForces symbolic_rnea(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
-                             const std::vector<Expr>& acceleration);
+                             const std::vector<Expr>& acceleration, const std::vector<SSpatial>* external = nullptr);
 
 /// M(q) row-major (nv × nv), the constant 0 for the entries of coordinates on different
-/// branches of the tree.
+/// branches of the tree; the joints' armature on the diagonal (format 3).
 std::vector<Expr> symbolic_mass_matrix(const Model& model, const SymbolicTree& tree);
+
+/// The force elements codegen expresses (format 3; symbolic_force_elements.cpp).
+struct SymbolicElements {
+  std::vector<SSpatial> body_wrench;  // per body: the spring-dampers' wrench on it, body coordinates, about its origin
+  std::vector<Expr> joint_effort;     // nv: the joint spring-dampers' efforts
+  struct LengthGuard {
+    Expr length;  // L of a spring-damper that divides by it
+    int element;  // its index in model.forces
+  };
+  std::vector<LengthGuard> length_guards;  // the library fails for L < 1e-12 m: the generated code returns
+  bool any_body_wrench = false;            // some body_wrench is not structurally 0
+};
+
+/// The first force element codegen does not express (joint-stop, joint-servo, bushing,
+/// applied), or nullptr.
+const ForceElement* codegen_refused_element(const Model& model);
+
+/// The spring-dampers' body wrenches and the joint spring-dampers' efforts at (q, q̇).
+SymbolicElements symbolic_force_elements(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& q,
+                                         const std::vector<Expr>& velocity);
+
+/// Q_f: Jᵀ of the body wrenches plus the joint efforts, nv entries.
+std::vector<Expr> symbolic_generalized_force(const Model& model, const SymbolicTree& tree,
+                                             const SymbolicElements& elements);
 
 /// The factor of M = Lᵀ D L over the tree's sparsity pattern (model.dof_parent).
 struct SymbolicFactor {
@@ -56,9 +85,10 @@ struct SymbolicArticulated {
 /// Whether symbolic_aba can express the model: every joint of one coordinate or none.
 bool symbolic_aba_applies(const Model& model);
 
-/// q̈ = FD(q, q̇, τ) by the articulated-body algorithm; `velocity` and `tau` nv expressions.
+/// q̈ = FD(q, q̇, τ) by the articulated-body algorithm; `velocity` and `tau` nv expressions;
+/// `external` as symbolic_rnea's (p^A_i −= w_i); the armature added to D_i (format 3).
 SymbolicArticulated symbolic_aba(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
-                                 const std::vector<Expr>& tau);
+                                 const std::vector<Expr>& tau, const std::vector<SSpatial>* external = nullptr);
 
 /// The friction of the joints with a friction block (symbolic_friction.cpp).
 struct SymbolicFriction {

@@ -8,6 +8,7 @@
 //   v_i = X_i v_λ + S_i q̇_i,  a_i = X_i a_λ + S_i q̈_i + c_i
 //   F = m a_c,  a_c = u̇ + ω̇ × c + ω × (u + ω × c)  (centre of mass c, body coordinates)
 //   f_i = [J ω̇ + ω × J ω + c × F; F]
+//   f_i −= w_i                                     the force elements' wrench (format 3), if any
 //   τ_i = S_iᵀ f_i,  f_λ += X_iᵀ f_i                i = N … 1
 // f_i is the wrench the parent exerts on body i's subtree through joint i, moment about
 // body i's origin: the joint reaction of EC §3.1 (eval-json.md `reactions`, in body
@@ -21,7 +22,7 @@
 namespace mechdyn::codegen {
 
 SymbolicForces symbolic_rnea(const Model& model, const SymbolicTree& tree, const std::vector<Expr>& velocity,
-                             const std::vector<Expr>& acceleration) {
+                             const std::vector<Expr>& acceleration, const std::vector<SSpatial>* external) {
   const int n = model.num_bodies();
   std::vector<SSpatial> body_velocity(static_cast<std::size_t>(n)), body_acceleration(static_cast<std::size_t>(n));
   SymbolicForces out;
@@ -59,6 +60,10 @@ SymbolicForces symbolic_rnea(const Model& model, const SymbolicTree& tree, const
     const SVec3 force = named(body.mass * (a.bottom + cross(a.top, c) + cross(v.top, com_velocity)), "F_" + name);
     const SVec3 moment = inertia * a.top + cross(v.top, inertia * v.top) + cross(c, force);
     out.body_force[b] = {moment, force};
+    if (external != nullptr) {  // − w_i: the force elements' wrench on the body
+      const SSpatial& w = (*external)[b];
+      out.body_force[b] = {moment - w.top, force - w.bottom};
+    }
   }
   for (int i = n - 1; i >= 0; --i) {
     const std::size_t b = static_cast<std::size_t>(i);

@@ -159,4 +159,62 @@ TEST(CodegenErrors, FrictionModelGeneratesTheFrictionFunction) {
             std::string::npos);
 }
 
+// A version-3 pendulum with one extra force block (or a coupling), for the refusals below.
+std::string format3_model(const std::string& name, const std::string& extra) {
+  return write_temporary_file(
+      name + ".yaml",
+      "mechdyn: 3\nname: " + name + "\nbodies:\n"
+      "  - {name: b1, parent: ground, joint: {name: J1, type: revolute, axis: [0, 0, 1], origin: [0, 0, 0], armature: 0.1}, "
+      "mass: 1, com: [0, -0.5, 0], inertia: {diag: [0.1, 0.1, 0.1]}}\n"
+      "  - {name: b2, parent: b1, joint: {name: J2, type: revolute, axis: [0, 0, 1], origin: [0, -1, 0]}, "
+      "mass: 1, com: [0, -0.5, 0], inertia: {diag: [0.1, 0.1, 0.1]}}\n" +
+          extra);
+}
+
+// Bug caught: a force element codegen cannot express (a stop's non-smooth contact, a servo's
+// or an applied load's functions of time, a bushing's rotation log) or a coupling's
+// constraint row silently dropped from the generated dynamics — the code would compute a
+// different mechanism than `mechdyn eval`. Each is refused by name, exit 2, nothing written.
+TEST(CodegenErrors, UnsupportedForceElementsAndCouplingsAreRefusedByName) {
+  const std::string dir = temporary_path("code");
+  const std::pair<std::string, std::string> cases[] = {
+      {"forces:\n  - {name: stop1, type: joint-stop, joint: J2, lower: -1, upper: 1, stiffness: 1000}\n",
+       "force 'stop1': joint-stop elements cannot be generated"},
+      {"forces:\n  - {name: servo1, type: joint-servo, joint: J1, target: \"0.5*sin(t)\", stiffness: 100}\n",
+       "force 'servo1': joint-servo elements cannot be generated"},
+      {"forces:\n  - {name: bush1, type: bushing, a: {body: b2, point: [0, -1, 0]}, b: {body: ground, point: [0, -2, 0]}, "
+       "stiffness: [1, 1, 1, 1, 1, 1]}\n",
+       "force 'bush1': bushing elements cannot be generated"},
+      {"forces:\n  - {name: load1, type: applied, body: b2, point: [0, -1, 0], force: [\"0\", \"1\", \"0\"]}\n",
+       "force 'load1': applied elements cannot be generated"},
+      {"couplings:\n  - {name: gear12, type: gear, a: J1, b: J2, ratio: 2}\n", "coupling 'gear12': couplings cannot be generated"},
+  };
+  int k = 0;
+  for (const auto& [extra, expected] : cases) {
+    const std::string model = format3_model("refused" + std::to_string(k++), extra);
+    expect_one_line_failure(run_cli("codegen " + model + " -o " + dir), expected);
+    expect_nothing_written(dir);
+  }
+}
+
+// Bug caught: armature, spring-dampers or joint spring-dampers refused, or generated without
+// the applied_force function (Q_f), or a spring-damper that can divide by L = 0 written with
+// a void inverse dynamics (no way to report the coincident points).
+TEST(CodegenErrors, SpringsDampersAndArmatureAreGenerated) {
+  const std::string dir = temporary_path("code");
+  const std::string model = format3_model(
+      "springs", "forces:\n"
+                 "  - {name: S1, type: spring-damper, a: {body: b2, point: [0, -1, 0]}, b: {body: ground, point: [1, -2, 0]}, "
+                 "stiffness: 100, free_length: 0.5, damping: 2}\n"
+                 "  - {name: K2, type: joint-spring-damper, joint: J2, stiffness: 10, damping: 0.1, rest: 0.2}\n");
+  const CliResult r = run_cli("codegen " + model + " -o " + dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("springs_applied_force: "), std::string::npos) << r.out;
+  const std::string header = read_file(dir + "/springs.h");
+  EXPECT_NE(header.find("int springs_inverse_dynamics("), std::string::npos) << header;
+  EXPECT_NE(header.find("int springs_applied_force("), std::string::npos) << header;
+  EXPECT_NE(header.find("tau = M(q) a + h(q, v) - Q_f(q, v)"), std::string::npos) << header;
+  EXPECT_NE(header.find("Armature"), std::string::npos) << header;
+}
+
 }  // namespace

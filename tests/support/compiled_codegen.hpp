@@ -1,6 +1,6 @@
 // Compiles the code `mechdyn codegen` writes for a model with the system C (or C++)
 // compiler into a shared object and loads its five functions (six for a model with joint
-// friction), for tests/properties/test_codegen*.cpp. The compiler is run with -std=c99 -pedantic-errors -Wall -Wextra
+// friction, one more, applied_force, with force elements), for tests/properties/test_codegen*.cpp. The compiler is run with -std=c99 -pedantic-errors -Wall -Wextra
 // -Werror (C++: -std=c++11), so a warning in the generated code fails the test.
 // Header-only.
 #pragma once
@@ -51,6 +51,38 @@ struct CompiledCodegen {
   JointReactions joint_reactions = nullptr;
   InverseDynamicsWithFriction inverse_dynamics_with_friction = nullptr;  // models with joint friction only
   InverseDynamicsWithLuGreState inverse_dynamics_with_lugre_state = nullptr;  // models with a LuGre joint only
+  // Model format 3 with a spring-damper that divides by its length: these functions return
+  // int (0, or −(j + 1) for spring-damper j at L < 1e-12 m); the void pointers above stay null.
+  using InverseDynamicsStatus = int (*)(const double*, const double*, const double*, double*);
+  using JointReactionsStatus = int (*)(const double*, const double*, const double*, double*, double*);
+  using AppliedForce = void (*)(const double*, const double*, double*);
+  using AppliedForceStatus = int (*)(const double*, const double*, double*);
+  InverseDynamicsStatus inverse_dynamics_status = nullptr;
+  JointReactionsStatus joint_reactions_status = nullptr;
+  AppliedForce applied_force = nullptr;               // models with force elements only
+  AppliedForceStatus applied_force_status = nullptr;  // the same, int
+
+  /// The inverse dynamics, joint reactions and Q_f whichever their return type: the status, 0 for void.
+  int call_inverse_dynamics(const double* q, const double* v, const double* a, double* tau) const {
+    if (inverse_dynamics_status != nullptr) return inverse_dynamics_status(q, v, a, tau);
+    inverse_dynamics(q, v, a, tau);
+    return 0;
+  }
+  int call_joint_reactions(const double* q, const double* v, const double* a, double* f, double* m) const {
+    if (joint_reactions_status != nullptr) return joint_reactions_status(q, v, a, f, m);
+    joint_reactions(q, v, a, f, m);
+    return 0;
+  }
+  int call_applied_force(const double* q, const double* v, double* out) const {
+    if (applied_force_status != nullptr) return applied_force_status(q, v, out);
+    applied_force(q, v, out);
+    return 0;
+  }
+  bool returns_status(const std::string& function) const {
+    for (const GeneratedFunction& f : code.functions)
+      if (f.name == function || f.name == code.prefix + "_" + function) return f.returns_status;
+    return false;
+  }
 
   CompiledCodegen() = default;
   CompiledCodegen(const CompiledCodegen&) = delete;
@@ -98,14 +130,20 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
          << "extern \"C\" {\n"
          << "void shim_mass_matrix(const double* q, double* M) { " << prefix << "::mass_matrix(q, M); }\n"
          << "void shim_bias(const double* q, const double* v, double* h) { " << prefix << "::bias(q, v, h); }\n"
-         << "void shim_inverse_dynamics(const double* q, const double* v, const double* a, double* t) { " << prefix
-         << "::inverse_dynamics(q, v, a, t); }\n"
          << "int shim_forward_dynamics(const double* q, const double* v, const double* t, double* a) { return "
-         << prefix << "::forward_dynamics(q, v, t, a); }\n"
-         << "void shim_joint_reactions(const double* q, const double* v, const double* a, double* f, double* m) { "
-         << prefix << "::joint_reactions(q, v, a, f, m); }\n";
-    for (const GeneratedFunction& f : out.code.functions)
-      if (f.name == "inverse_dynamics_with_friction")
+         << prefix << "::forward_dynamics(q, v, t, a); }\n";
+    for (const GeneratedFunction& f : out.code.functions) {
+      const std::string result = f.returns_status ? "int " : "void ", ret = f.returns_status ? "return " : "";
+      if (f.name == "inverse_dynamics")
+        shim << result << "shim_inverse_dynamics(const double* q, const double* v, const double* a, double* t) { " << ret
+             << prefix << "::inverse_dynamics(q, v, a, t); }\n";
+      else if (f.name == "joint_reactions")
+        shim << result << "shim_joint_reactions(const double* q, const double* v, const double* a, double* f, double* m) { "
+             << ret << prefix << "::joint_reactions(q, v, a, f, m); }\n";
+      else if (f.name == "applied_force")
+        shim << result << "shim_applied_force(const double* q, const double* v, double* f) { " << ret << prefix
+             << "::applied_force(q, v, f); }\n";
+      else if (f.name == "inverse_dynamics_with_friction")
         shim << "void shim_inverse_dynamics_with_friction(const double* q, const double* v, const double* a, "
                 "double* t, double* f) { "
              << prefix << "::inverse_dynamics_with_friction(q, v, a, t, f); }\n";
@@ -113,6 +151,7 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
         shim << "void shim_inverse_dynamics_with_lugre_state(const double* q, const double* v, const double* a, "
                 "const double* z, double* t, double* f, double* r) { "
              << prefix << "::inverse_dynamics_with_lugre_state(q, v, a, z, t, f, r); }\n";
+    }
     shim << "}\n";
     sources += " " + out.directory + "/shim.cpp";
   }
@@ -137,9 +176,22 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
   };
   out.mass_matrix = reinterpret_cast<CompiledCodegen::MassMatrix>(find("mass_matrix"));
   out.bias = reinterpret_cast<CompiledCodegen::Bias>(find("bias"));
-  out.inverse_dynamics = reinterpret_cast<CompiledCodegen::InverseDynamics>(find("inverse_dynamics"));
+  if (out.returns_status("inverse_dynamics"))
+    out.inverse_dynamics_status = reinterpret_cast<CompiledCodegen::InverseDynamicsStatus>(find("inverse_dynamics"));
+  else
+    out.inverse_dynamics = reinterpret_cast<CompiledCodegen::InverseDynamics>(find("inverse_dynamics"));
   out.forward_dynamics = reinterpret_cast<CompiledCodegen::ForwardDynamics>(find("forward_dynamics"));
-  out.joint_reactions = reinterpret_cast<CompiledCodegen::JointReactions>(find("joint_reactions"));
+  if (out.returns_status("joint_reactions"))
+    out.joint_reactions_status = reinterpret_cast<CompiledCodegen::JointReactionsStatus>(find("joint_reactions"));
+  else
+    out.joint_reactions = reinterpret_cast<CompiledCodegen::JointReactions>(find("joint_reactions"));
+  for (const GeneratedFunction& f : out.code.functions)
+    if (f.name == p + "applied_force" || f.name == "applied_force") {
+      if (f.returns_status)
+        out.applied_force_status = reinterpret_cast<CompiledCodegen::AppliedForceStatus>(find("applied_force"));
+      else
+        out.applied_force = reinterpret_cast<CompiledCodegen::AppliedForce>(find("applied_force"));
+    }
   for (const GeneratedFunction& f : out.code.functions)
     if (f.name == p + "inverse_dynamics_with_friction" || f.name == "inverse_dynamics_with_friction")
       out.inverse_dynamics_with_friction =

@@ -21,13 +21,23 @@
 //                                         model with a LuGre joint: the same with the
 //                                         bristle deflections z given (LuGreEvaluation::State)
 //                                         and their rates ż written
+//   applied_force(q, v, Q_f)              only for a model with force elements (format 3):
+//                                         Q_f, their generalized force (eval's applied_forces)
+// Model format 3 (../shared/spec/force-elements.md): the joints' armature is on M's diagonal
+// in every function; spring-damper and joint-spring-damper elements make inverse_dynamics
+// tau = M a + h − Q_f and forward_dynamics solve M a = tau + Q_f − h (compute_all_terms'
+// convention); joint_reactions and the friction functions carry the elements' wrenches, and
+// bias is h alone. With a spring-damper that divides by its length (damping > 0 or
+// k L0 ≠ T0), every function evaluating it returns int: −(j + 1) when spring-damper j has
+// its points closer than 1e-12 m (the library's SolverError), outputs untouched.
 // with the model's constants folded in as literals, no multiplication by a structural 0
 // or ±1, common subexpressions as named locals and the tree unrolled (no loops). The
 // algorithms are Featherstone's RNEA, CRBA and LTDL (2008, §5.3, §6.2, §6.5) in each
 // body's natural frame, evaluated symbolically once at generation time (src/codegen/).
 // Joint types: revolute, prismatic, cylindrical, universal, spherical, free, fixed.
-// Refused (ModelError naming the part): flexible bodies, loops (cut joints), a model with
-// no degrees of freedom, and more than kCodegenMaxDofs coordinates.
+// Refused (ModelError naming the part): flexible bodies, loops (cut joints), couplings,
+// joint-stop, joint-servo, bushing and applied force elements, a model with no degrees of
+// freedom, and more than kCodegenMaxDofs coordinates.
 #pragma once
 
 #include <string>
@@ -70,6 +80,8 @@ struct CodegenCounts {
 struct GeneratedFunction {
   std::string name;  // e.g. "five_axis_tree_mass_matrix" (C) or "mass_matrix" (C++, in namespace prefix)
   CodegenCounts counts;
+  bool returns_status = false;  // int (0: success) rather than void: forward_dynamics always; with a
+                                // spring-damper that divides by its length, every function that evaluates it
 };
 
 struct GeneratedFile {
@@ -80,7 +92,7 @@ struct GeneratedFile {
 struct GeneratedCode {
   std::string prefix;
   std::vector<GeneratedFile> files;          // header, source, CMakeLists.txt, README.md
-  std::vector<GeneratedFunction> functions;  // the five functions (+1 with friction, +2 with LuGre), in the order above
+  std::vector<GeneratedFunction> functions;  // the five functions (+1 with friction, +2 with LuGre, +1 with force elements), in the order above
   std::vector<std::string> notes;            // what a user must know (e.g. M singular at every q)
 };
 
