@@ -200,6 +200,39 @@ TEST(CodegenForceElements, ArticulatedFormMatchesComputeAllTerms) {
   }
 }
 
+// Bug caught: the friction function of a format-3 model computing its normal loads from
+// reactions without the springs' wrenches, or τ_d without − Q_f or the armature — the
+// five-axis Stribeck tree (load-dependent friction on every joint) with the elements added,
+// against compute_all_terms' tau_with_friction and friction_effort (both methods).
+TEST(CodegenForceElements, FrictionWithElementsMatchesComputeAllTerms) {
+  const Model model = with_force_elements(mechdyn::testing::example_model("five_axis_tree_stribeck"), 21);
+  for (const CodegenLanguage language : {CodegenLanguage::C, CodegenLanguage::Cpp}) {
+    CompiledCodegen code;
+    compile_codegen(model, language, "stribeck_elements", code);
+    ASSERT_NE(code.inverse_dynamics_with_friction_status, nullptr) << "a damped spring: a status is expected";
+    std::mt19937 rng(21);
+    double worst = 0;
+    for (const DynamicsMethod method : {DynamicsMethod::Recursive, DynamicsMethod::Explicit}) {
+      AllTermsOptions options;
+      options.method = method;
+      Data data(model);
+      for (int s = 0; s < 10; ++s) {
+        const VecX q = mechdyn::testing::random_configuration(model, rng);
+        const VecX v = mechdyn::testing::random_vector(model.nv, rng);
+        const VecX a = mechdyn::testing::random_vector(model.nv, rng);
+        mechdyn::compute_all_terms(model, data, q, v, &a, nullptr, options);
+        VecX tau_d(model.nv), friction(model.nv);
+        ASSERT_EQ(code.call_inverse_dynamics_with_friction(q.data(), v.data(), a.data(), tau_d.data(), friction.data()), 0);
+        const double error = std::max(relative(tau_d, data.tau_with_friction), relative(friction, data.friction_effort));
+        EXPECT_LE(error, kTolerance) << "state " << s;
+        worst = std::max(worst, error);
+      }
+    }
+    std::printf("five_axis_tree_stribeck with elements%s: tau_d, friction %.1e\n",
+                language == CodegenLanguage::C ? " C" : " C++", worst);
+  }
+}
+
 // A pendulum about z hanging along −y (gravity −y): com at l below the axis, I_c about z at
 // the com, armature A, a joint spring-damper (k, c, rest), and a spring-damper from the
 // com to the ground point (D, −l, 0). By hand (Lagrange):

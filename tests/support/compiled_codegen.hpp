@@ -61,6 +61,13 @@ struct CompiledCodegen {
   JointReactionsStatus joint_reactions_status = nullptr;
   AppliedForce applied_force = nullptr;               // models with force elements only
   AppliedForceStatus applied_force_status = nullptr;  // the same, int
+  using InverseDynamicsWithFrictionStatus = int (*)(const double*, const double*, const double*, double*, double*);
+  InverseDynamicsWithFrictionStatus inverse_dynamics_with_friction_status = nullptr;
+  int call_inverse_dynamics_with_friction(const double* q, const double* v, const double* a, double* t, double* f) const {
+    if (inverse_dynamics_with_friction_status != nullptr) return inverse_dynamics_with_friction_status(q, v, a, t, f);
+    inverse_dynamics_with_friction(q, v, a, t, f);
+    return 0;
+  }
 
   /// The inverse dynamics, joint reactions and Q_f whichever their return type: the status, 0 for void.
   int call_inverse_dynamics(const double* q, const double* v, const double* a, double* tau) const {
@@ -144,9 +151,9 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
         shim << result << "shim_applied_force(const double* q, const double* v, double* f) { " << ret << prefix
              << "::applied_force(q, v, f); }\n";
       else if (f.name == "inverse_dynamics_with_friction")
-        shim << "void shim_inverse_dynamics_with_friction(const double* q, const double* v, const double* a, "
+        shim << result << "shim_inverse_dynamics_with_friction(const double* q, const double* v, const double* a, "
                 "double* t, double* f) { "
-             << prefix << "::inverse_dynamics_with_friction(q, v, a, t, f); }\n";
+             << ret << prefix << "::inverse_dynamics_with_friction(q, v, a, t, f); }\n";
       else if (f.name == "inverse_dynamics_with_lugre_state")
         shim << "void shim_inverse_dynamics_with_lugre_state(const double* q, const double* v, const double* a, "
                 "const double* z, double* t, double* f, double* r) { "
@@ -193,7 +200,10 @@ inline void compile_codegen(const Model& model, CodegenLanguage language, const 
         out.applied_force = reinterpret_cast<CompiledCodegen::AppliedForce>(find("applied_force"));
     }
   for (const GeneratedFunction& f : out.code.functions)
-    if (f.name == p + "inverse_dynamics_with_friction" || f.name == "inverse_dynamics_with_friction")
+    if ((f.name == p + "inverse_dynamics_with_friction" || f.name == "inverse_dynamics_with_friction") && f.returns_status)
+      out.inverse_dynamics_with_friction_status = reinterpret_cast<CompiledCodegen::InverseDynamicsWithFrictionStatus>(
+          find("inverse_dynamics_with_friction"));
+    else if (f.name == p + "inverse_dynamics_with_friction" || f.name == "inverse_dynamics_with_friction")
       out.inverse_dynamics_with_friction =
           reinterpret_cast<CompiledCodegen::InverseDynamicsWithFriction>(find("inverse_dynamics_with_friction"));
     else if (f.name == p + "inverse_dynamics_with_lugre_state" || f.name == "inverse_dynamics_with_lugre_state")
