@@ -35,11 +35,15 @@
 
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/dynamics/aba.hpp"
+#include "mechdyn/dynamics/aba_derivatives.hpp"
+#include "mechdyn/dynamics/derivative_data.hpp"
+#include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/energy.hpp"
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
+#include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/evaluation/compute_all_terms.hpp"
 #include "mechdyn/io/model_file.hpp"
@@ -482,6 +486,36 @@ TEST(ForceElements, ServoIsTheClampedPdLawOfItsTarget) {
   EXPECT_GT(free, 0);
 }
 
+// More servos without target_rate than velocity coordinates (several servos on one joint:
+// the contract allows it). Expected by hand: Σ_i kp (a_i sin 2t − q) + kd (2 a_i cos 2t − v).
+// Catches: the numerical target rates kept in an nv-sized scratch (data.work.head(n_targets)).
+TEST(ForceElements, ServosWithoutTargetRateOutnumberingTheCoordinates) {
+  // BUG (force_elements.cpp, servo target rates): force_elements_from_kinematics copies the
+  // n targets at t + h into data.work.head(n), but data.work has nv entries: with more
+  // servos without target_rate than nv it writes past the end of the vector (heap
+  // overflow; `mechdyn eval` of a one-joint model with 4 such servos: segmentation fault,
+  // exit 139; with 2 it returns the right numbers by luck). Remove the skip once fixed.
+  GTEST_SKIP() << "BUG: servo target rates overflow data.work when servos without target_rate > nv";
+  std::string text =
+      "mechdyn: 3\nname: hinge\nbodies:\n  - name: L1\n    parent: ground\n"
+      "    joint: {name: J1, type: revolute, axis: [0, 0, 1], origin: [0, 0, 0]}\n"
+      "    mass: 2\n    com: [0.3, 0, 0]\n    inertia: {diag: [0.01, 0.02, 0.03]}\nforces:\n";
+  const int n = 6;
+  for (int i = 0; i < n; ++i)
+    text += "  - {name: s" + std::to_string(i) + ", type: joint-servo, joint: J1, target: '" + std::to_string(0.1 * (i + 1)) +
+            "*sin(2*t)', stiffness: 10, damping: 1}\n";
+  const Model model = parse_model_string(text, "<servos>");
+  const double t = 0.3, q = 0.1, v = 0.2;
+  double expected = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double amplitude = 0.1 * (i + 1);
+    expected += 10 * (amplitude * std::sin(2 * t) - q) + (2 * amplitude * std::cos(2 * t) - v);
+  }
+  Data data(model);
+  force_elements(model, data, VecX::Constant(1, q), VecX::Constant(1, v), t);
+  EXPECT_NEAR(data.applied_force[0], expected, 1e-7);
+}
+
 // ---- 5. armature -----------------------------------------------------------------------
 // Catches: the armature missing from one of the mass-matrix algorithms, put on the wrong
 // coordinate (q index instead of v index: J4 is q 6 but v 5), counted in the reactions,
@@ -523,6 +557,78 @@ TEST(ForceElements, ArmatureAddsItsDiagonalEverywhere) {
     EXPECT_NEAR(T_with - T_without, 0.5 * armature.dot(v.cwiseProduct(v)), 1e-12) << "½ armature v²";
     EXPECT_NEAR(T_with, 0.5 * v.dot(crba(with, dw, q) * v), 1e-12 * (1.0 + T_with)) << "½ vᵀ M v";
   }
+}
+
+// The rows form of M (recursive method, MassMatrixForm::Rows: what `mechdyn eval` uses for
+// large trees) carries the armature too. Catches: mass_matrix_row reading CRBA's column
+// forces without the armature.
+TEST(ForceElements, ArmatureInTheRowsFormOfTheMassMatrix) {
+  const Model with = chain("", true), without = chain("", false);
+  std::mt19937 rng(19);
+  const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng);
+  AllTermsOptions options;
+  options.method = DynamicsMethod::Recursive;
+  options.mass_matrix = MassMatrixForm::Rows;
+  Data dw(with), dn(without);
+  compute_all_terms(with, dw, q, v, nullptr, nullptr, options);
+  compute_all_terms(without, dn, q, v, nullptr, nullptr, options);
+  VecX row_with(6), row_without(6);
+  for (int i = 0; i < 6; ++i) {
+    mass_matrix_row(with, dw, i, row_with);
+    mass_matrix_row(without, dn, i, row_without);
+    VecX expected = VecX::Zero(6);
+    expected[i] = kArmature[i];
+    EXPECT_LT((row_with - row_without - expected).norm(), 1e-12) << "row " << i;
+  }
+}
+
+// Forward-dynamics derivatives with the armature: ∂q̈/∂τ = M⁻¹ with M = M(without) +
+// diag(armature), and ∂q̈/∂v against central differences of ABA (whose armature is checked
+// above). Catches: aba_derivatives' articulated inertias without the armature.
+TEST(ForceElements, AbaDerivativesIncludeTheArmature) {
+  // BUG (aba_derivatives, armature): da_dtau is the inverse of M without the armature
+  // (`mechdyn eval` of a hinge with I_zz + m c² = 0.21 and armature 0.05, M printed 0.26:
+  // da_dtau 4.7619 = 1/0.21 instead of 3.8462 = 1/0.26; da_dq 13.4376 instead of
+  // m g c sin q / 0.26 = 10.8535). The contract puts the armature into M "everywhere
+  // (forward and inverse dynamics, energies, derivatives)". Remove the skip once fixed.
+  GTEST_SKIP() << "BUG: aba_derivatives leaves out the armature";
+  const Model with = chain("", true), without = chain("", false);
+  std::mt19937 rng(23);
+  const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng), tau = testing::random_vector(6, rng);
+  Data data(with), plain(without);
+  const MatX M = crba(without, plain, q) + MatX(Eigen::Map<const VecX>(kArmature, 6).asDiagonal());
+  DerivativeData derivatives(with);
+  aba_derivatives(with, data, derivatives, q, v, tau);
+  EXPECT_LT((derivatives.da_dtau - M.inverse()).norm(), 1e-9 * M.inverse().norm());
+  const double h = 1e-6;
+  MatX dv(6, 6);
+  for (int j = 0; j < 6; ++j) {
+    Data d(with);
+    const VecX up = aba(with, d, q, v + unit_step(with, j, h), tau);
+    const VecX down = aba(with, d, q, v - unit_step(with, j, h), tau);
+    dv.col(j) = (up - down) / (2 * h);
+  }
+  EXPECT_LT((derivatives.da_dv - dv).norm(), 1e-6 * (1.0 + dv.norm()));
+}
+
+// Inverse-dynamics derivatives with the armature: the τ they return is RNEA's with the
+// armature (= τ without + armature a), and ∂τ/∂q, ∂τ/∂v are those without (armature a does
+// not depend on q, v). Catches: rnea_derivatives' τ without the armature.
+TEST(ForceElements, RneaDerivativesWithTheArmature) {
+  // BUG (rnea_derivatives, armature): work.tau is τ of the model without the armature
+  // (seed 29: |w.tau − n.tau| = 0 where |armature ∘ a| = 0.3504), while rnea(model, ...)
+  // includes it. ∂τ/∂q, ∂τ/∂v are unaffected. Remove the skip once fixed.
+  GTEST_SKIP() << "BUG: rnea_derivatives' tau leaves out armature * a";
+  const Model with = chain("", true), without = chain("", false);
+  std::mt19937 rng(29);
+  const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng), a = testing::random_vector(6, rng);
+  Data dw(with), dn(without);
+  DerivativeData w(with), n(without);
+  rnea_derivatives(with, dw, w, q, v, a);
+  rnea_derivatives(without, dn, n, q, v, a);
+  EXPECT_LT((w.tau - n.tau - Eigen::Map<const VecX>(kArmature, 6).cwiseProduct(a)).norm(), 1e-12);
+  EXPECT_LT((w.dtau_dq - n.dtau_dq).norm(), 1e-12 * (1.0 + n.dtau_dq.norm()));
+  EXPECT_LT((w.dtau_dv - n.dtau_dv).norm(), 1e-12 * (1.0 + n.dtau_dv.norm()));
 }
 
 // ---- 6. compute_all_terms with elements ----------------------------------------------
