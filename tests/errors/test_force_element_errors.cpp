@@ -392,5 +392,66 @@ TEST(ForceElementErrors, CoincidentSpringDamperPointsFailAtRunTimeUnlessItExerts
   std::remove(path.c_str());
 }
 
+
+// ---- time functions at run time --------------------------------------------------------
+// An applied load whose expression is not finite at the given t (1/(t − 1) at t = 1,
+// sqrt(t − 2) at t = 0.5): InvalidArgument in the library, exit 2 from eval, the message
+// naming the element ('load').
+TEST(ForceElementErrors, NonFiniteTimeFunctionNamesTheElement) {
+  // BUG (force_elements / the Data's TimeExpressions "forces", src/model/data.cpp): the
+  // message names the position of the expression among the Data's time functions, not the
+  // element: here the load is forces[2] of the file, and `mechdyn eval --t 1` says
+  // "forces[1] '1/(t-1)' is not finite at t = 1 s", `--t 0.5` "forces[3] 'sqrt(t-2)' ..."
+  // (the servo's target is expression 0, the load's components 1–6); 'load' is not named.
+  // Exit status 2 is right. Remove the skip once fixed.
+  GTEST_SKIP() << "BUG: a non-finite time function's message names its index among the expressions, not the element";
+  const std::string text =
+      model_text(forces("  - {name: K1, type: joint-spring-damper, joint: J1, stiffness: 1}\n"
+                        "  - {name: servo, type: joint-servo, joint: J2, target: '0.1*t', stiffness: 1}\n"
+                        "  - {name: load, type: applied, body: L3, point: [0, 0, 0], force: ['1/(t-1)', '0', 'sqrt(t-2)']}\n"));
+  const Model model = parse_model_string(text, "<load>");
+  Data data(model);
+  const VecX q = (VecX(6) << 0.1, 0.2, 1, 0, 0, 0).finished(), v = VecX::Zero(5);
+  for (const double t : {1.0, 0.5}) {
+    try {
+      force_elements(model, data, q, v, t);
+      ADD_FAILURE() << "t = " << t << ": accepted";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("'load'"), std::string::npos) << e.what();
+    }
+    const std::string path = testing::write_temporary_file("nonfinite_load.yaml", text);
+    const testing::CliResult r = testing::run_cli("eval " + path + " " + kState + " --t " + std::to_string(t) + " --json");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find("'load'"), std::string::npos) << r.err;
+    std::remove(path.c_str());
+  }
+}
+
+// `--t` must be a finite number: exit 2 naming --t.
+TEST(ForceElementErrors, EvalRefusesANonFiniteTime) {
+  const std::string path = testing::write_temporary_file(
+      "servo_time.yaml", model_text(forces("  - {name: servo, type: joint-servo, joint: J1, target: '0.5*sin(2*t)', stiffness: 1}\n")));
+  const testing::CliResult word = testing::run_cli("eval " + path + " " + kState + " --t abc --json");
+  EXPECT_EQ(word.status, 2) << word.err;
+  EXPECT_NE(word.err.find("--t"), std::string::npos) << word.err;
+  // BUG (apps/mechdyn/eval_command.cpp, --t): CLI::Number lets nan, inf and 1e400 through.
+  // With a servo: exit 2 but the message blames the expression ("forces[0] '0.5*sin(2*t)'
+  // changes t" for nan, "... is not finite at t = inf s" for inf); without time functions the
+  // model is evaluated and exit status 0 (`eval five_axis_tree.yaml --t nan`). Remove the
+  // skip once fixed.
+  GTEST_SKIP() << "BUG: eval --t accepts nan and inf";
+  for (const char* t : {"nan", "inf", "-inf", "1e400"}) {
+    const testing::CliResult r = testing::run_cli("eval " + path + " " + kState + " --t " + t + " --json");
+    EXPECT_EQ(r.status, 2) << t << "\n" << r.err;
+    EXPECT_NE(r.err.find("--t"), std::string::npos) << t << ": " << r.err;
+    const testing::CliResult plain =
+        testing::run_cli("eval " + testing::source_path("examples/models/five_axis_tree.yaml") +
+                         " --q 0,0,0,0,0 --t " + t + " --json");
+    EXPECT_EQ(plain.status, 2) << t << "\n" << plain.err;
+  }
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace mechdyn
