@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/dynamics/aba.hpp"
@@ -51,6 +52,8 @@
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/kinematics/jacobians.hpp"
 #include "random_model.hpp"
+
+#include "allocation_probe.hpp"  // last: it defines malloc and friends
 
 namespace mechdyn {
 namespace {
@@ -917,6 +920,46 @@ TEST(ForceElements, AVersionThreeFileWithoutNewKeysEvaluatesAsVersionOne) {
   EXPECT_EQ(d1.ddq, d3.ddq);
   EXPECT_EQ(d1.mass_matrix, d3.mass_matrix);
   EXPECT_TRUE(d3.applied_force.isZero(0.0));
+}
+
+
+// ---- evaluation without allocation; two Data on one Model from two threads -------------
+// Catches: a time function (muParser) or a per-element scratch allocated per call, the
+// Data's time functions shared between copies (two threads evaluating at different t).
+TEST(ForceElements, EvaluationAllocatesNothingAndDataAreIndependent) {
+  const Model model = chain(kEverything +
+                                "  - {name: servo4, type: joint-servo, joint: J4, target: '0.3*cos(t)', stiffness: 50}\n",
+                            true);
+  std::mt19937 rng(31);
+  const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng), a = testing::random_vector(6, rng);
+  Data data(model);
+  AllTermsOptions options;
+  options.time = 0.7;
+  compute_all_terms(model, data, q, v, &a, &a, options);  // first call: dense workspaces
+  const long count = testing::count_allocations([&] {
+    force_elements(model, data, q, v, 0.9);
+    compute_all_terms(model, data, q, v, &a, &a, options);
+  });
+  if (count >= 0) EXPECT_EQ(count, 0);
+  // two threads, each its own Data, at different times, against one thread's results
+  const double times[2] = {0.3, 2.1};
+  VecX expected[2], got[2];
+  for (int k = 0; k < 2; ++k) expected[k] = element_force(model, q, v, times[k], -1);
+  std::thread workers[2];
+  for (int k = 0; k < 2; ++k)
+    workers[k] = std::thread([&, k] {
+      Data own(model);
+      for (int repeat = 0; repeat < 200; ++repeat) force_elements(model, own, q, v, times[k]);
+      got[k] = own.applied_force;
+    });
+  for (std::thread& w : workers) w.join();
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(got[k], expected[k]) << "t " << times[k];
+  // a copied Data evaluates on its own (its time functions are its own)
+  Data copy = data;
+  force_elements(model, copy, q, v, times[0]);
+  force_elements(model, data, q, v, times[1]);
+  EXPECT_EQ(copy.applied_force, expected[0]);
+  EXPECT_EQ(data.applied_force, expected[1]);
 }
 
 }  // namespace
