@@ -1,6 +1,7 @@
 // mechdyn convert: a model from any format mechdyn reads to any it writes (docs/cli.md,
 // docs/robot-files.md). Reader and writer warnings go to standard error, one line each; the
 // output file is written only when everything succeeded (through a temporary file beside it).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -18,7 +19,7 @@ namespace mechdyn::cli {
 namespace {
 
 struct ConvertOptions {
-  std::string input, output, format, q;
+  std::string input, output, format, q, limit_stops;
   bool merge_fixed = false, floating_base = false, no_joint_dynamics = false, has_q = false;
 };
 
@@ -51,6 +52,18 @@ std::string run_convert(const ConvertOptions& o) {
   import.merge_fixed_joints = o.merge_fixed;
   import.floating_base = o.floating_base;
   import.joint_dynamics = !o.no_joint_dynamics;
+  if (!o.limit_stops.empty()) {
+    // --limit-stops K[,C]: a joint-stop at every joint's position limits (docs/robot-files.md).
+    const auto count = static_cast<Eigen::Index>(std::count(o.limit_stops.begin(), o.limit_stops.end(), ',') + 1);
+    if (count > 2) throw UsageError("--limit-stops '" + o.limit_stops + "' must be K or K,C (stop stiffness and damping)");
+    const VecX values = parse_number_list(o.limit_stops, "--limit-stops", count, "stiffness K and optionally damping C");
+    LimitStops stops;
+    stops.stiffness = values[0];
+    stops.damping = values.size() > 1 ? values[1] : 0.0;
+    if (!(stops.stiffness > 0.0)) throw UsageError("--limit-stops: the stiffness K must be > 0");
+    if (stops.damping < 0.0) throw UsageError("--limit-stops: the damping C must not be negative");
+    import.limit_stops = stops;
+  }
   std::vector<std::string> warnings;
   const Model model = load_model(o.input, import, &warnings);
   for (const std::string& w : warnings) std::cerr << "mechdyn: warning: " << w << "\n";
@@ -112,12 +125,16 @@ void add_convert_command(CLI::App& app, CommandRunner& selected) {
   sub->add_flag("--floating-base", o->floating_base, "URDF: attach the root link to ground by a free joint");
   sub->add_flag("--no-joint-dynamics", o->no_joint_dynamics,
                 "ignore joint damping and friction of the file (default: coulomb_viscous friction, with a warning)");
+  sub->add_option("--limit-stops", o->limit_stops,
+                  "robot files: add a joint-stop (stiffness K, damping C, default 0) at the position limits of every "
+                  "revolute and prismatic joint (default: limits only)");
   CLI::Option* q = sub->add_option(
       "--q", o->q, "MJCF output: write the model posed at this configuration (nq numbers; loops are assembled from it)");
   sub->footer(
       "Examples:\n"
       "  mechdyn convert robot.urdf -o robot.yaml\n"
       "  mechdyn convert robot.urdf --floating-base -o robot.xml\n"
+      "  mechdyn convert robot.urdf --limit-stops 1e4,10 -o robot.yaml\n"
       "  mechdyn convert examples/robots/four_bar.sdf -o four_bar.yaml\n"
       "  mechdyn convert examples/models/four_bar.yaml -o four_bar.xml --q 0.6,0.16,1.45\n"
       "Warnings (what was done with a file's quirks) go to standard error.\n"

@@ -19,8 +19,12 @@
 // balanceinertia and settotalmass as MuJoCo applies them.
 // Loops: <equality><connect body1 body2 anchor> → a spherical cut joint at the anchor (a
 // point of body1, body1's frame), joined to the point of body2 that coincides with it in
-// the written pose (MuJoCo's qpos0); <weld> → a fixed cut joint. joint/tendon/distance
-// equalities are refused (mechdyn has no joint-coordinate coupling).
+// the written pose (MuJoCo's qpos0); <weld> → a fixed cut joint; <joint> → a gear coupling
+// (its linear part); tendon/distance equalities are refused.
+// Format 3 (docs/robot-files.md): joint stiffness/springref/damping → a joint-spring-damper,
+// frictionloss → Coulomb friction, armature → Joint::armature, a limited joint with a
+// direct solreflimit → a joint-stop, two-site spatial tendons → spring-dampers,
+// <position> actuators → joint-servos.
 // Actuators: when the file has <actuator>s on joints, the joints without one are passive
 // (actuated: false), which is what closed-chain inverse dynamics needs.
 // Cost O(elements); runs once per file.
@@ -100,6 +104,16 @@ class MjcfReader {
   int bodies_seen_ = 0;                     // MuJoCo's body id of the next body (world = 0)
   std::set<std::string> driven_joints_;
   bool has_joint_actuators_ = false;
+  struct Site {
+    int link = kGround;
+    Vec3 zero = Vec3::Zero();  // world point at qpos = 0
+  };
+  std::map<std::string, Site> sites_;
+  std::map<std::string, double> joint_refs_;  // hinge/slide joint → ref (rad or m): its qpos0
+  void read_joint_equality(const MjcfElement& eq, const std::string& name);
+  void read_tendons(const tinyxml2::XMLElement* element);
+  Vec3 point_at_spring(int link, const Vec3& zero) const;
+  std::map<int, double> joint_springref_;  // graph hinge/slide joint → springref (rad or m): MuJoCo's qpos_spring
 };
 
 void MjcfReader::for_each(const tinyxml2::XMLElement* element, const char* kind,
@@ -302,22 +316,72 @@ void MjcfReader::read_body(const tinyxml2::XMLElement* e, int parent, const Link
         if (limits.lower > limits.upper) joint.fail("range lower bound is above the upper");
         out.limits = limits;
       }
+      // stiffness, springref, damping (MuJoCo XML reference, joint): the passive force
+      // −stiffness (qpos − springref) − damping qvel: one joint-spring-damper, rest = springref
+      // (an angle in the compiler's unit, as range and ref).
       const double damping = joint.number("damping", 0.0), friction = joint.number("frictionloss", 0.0);
+      const double stiffness = joint.number("stiffness", 0.0), springref = joint.number("springref", 0.0) * unit;
       if (damping < 0.0 || friction < 0.0) joint.fail("damping and frictionloss must not be negative");
-      if (damping != 0.0 || friction != 0.0) {
-        const std::string what = "damping " + shortest_decimal(damping) + ", frictionloss " + shortest_decimal(friction);
-        if (options_.joint_dynamics) {
-          JointFriction law;
-          law.model = FrictionModel::CoulombViscous;
-          law.coulomb = friction;
-          law.viscous = damping;
-          out.friction = law;
-          warnings_.add(joint.name(), what + " read as coulomb_viscous friction (MuJoCo's frictionloss is a soft "
-                                             "constraint, not a Coulomb law)", joint.line());
-        } else {
-          warnings_.add(joint.name(), what + " ignored (joint dynamics off)", joint.line());
+      if (stiffness < 0.0) joint.fail("stiffness " + shortest_decimal(stiffness) + " is negative");
+      const int index = static_cast<int>(graph_.joints.size());  // `out`, pushed below
+      if (!options_.joint_dynamics && (damping != 0.0 || friction != 0.0))
+        warnings_.add(joint.name(),
+                      "damping " + shortest_decimal(damping) + ", frictionloss " + shortest_decimal(friction) +
+                          " ignored (joint dynamics off)",
+                      joint.line());
+      const double read_damping = options_.joint_dynamics ? damping : 0.0;
+      if (stiffness != 0.0 || read_damping != 0.0) {
+        io::GraphForce spring;
+        spring.force.name = joint_name + "_spring";
+        spring.force.type = ForceElementType::JointSpringDamper;
+        spring.force.joint = index;
+        spring.force.stiffness = stiffness;
+        spring.force.damping = read_damping;
+        spring.force.rest = springref;
+        spring.element = joint.name();
+        spring.line = joint.line();
+        graph_.forces.push_back(spring);
+      }
+      if (options_.joint_dynamics && friction != 0.0) {
+        JointFriction law;
+        law.model = FrictionModel::CoulombViscous;
+        law.coulomb = friction;
+        out.friction = law;
+        warnings_.add(joint.name(),
+                      "frictionloss " + shortest_decimal(friction) +
+                          " read as coulomb_viscous friction with coulomb " + shortest_decimal(friction) +
+                          " (MuJoCo's frictionloss is a soft constraint, not a Coulomb law)",
+                      joint.line());
+      }
+      // A limited joint whose solreflimit is MuJoCo's direct form "−stiffness −damping"
+      // (both ≤ 0; XML reference, "Solver parameters") states the stops' stiffness and
+      // damping: a joint-stop at the range. (Other solreflimit values are a time constant
+      // and damping ratio of MuJoCo's soft constraint: stops only on request, limit_stops.)
+      if (out.limits) {
+        if (const auto solref = joint.numbers("solreflimit")) {
+          if (solref->size() != 2) joint.fail("solreflimit must have 2 numbers");
+          if ((*solref)[0] < 0.0 || ((*solref)[0] == 0.0 && (*solref)[1] < 0.0)) {
+            if ((*solref)[1] > 0.0)
+              joint.fail("solreflimit \"" + shortest_decimal((*solref)[0]) + " " + shortest_decimal((*solref)[1]) +
+                         "\" mixes the direct form (negative stiffness) with a positive damping ratio");
+            io::GraphForce stop;
+            stop.force.name = joint_name + "_stop";
+            stop.force.type = ForceElementType::JointStop;
+            stop.force.joint = index;
+            stop.force.lower = out.limits->lower;
+            stop.force.upper = out.limits->upper;
+            stop.force.stiffness = -(*solref)[0];
+            stop.force.damping = -(*solref)[1];
+            stop.element = joint.name() + " solreflimit";
+            stop.line = joint.line();
+            graph_.forces.push_back(stop);
+          }
         }
       }
+      out.armature = joint.number("armature", 0.0);
+      if (!(out.armature >= 0.0)) joint.fail("armature " + shortest_decimal(out.armature) + " is negative");
+      joint_refs_[joint_name] = ref;
+      joint_springref_[index] = springref;
     } else if (type == "ball") {
       out.type = JointType::Spherical;
       out.anchor = poses.zero.apply(joint.vec3("pos", Vec3::Zero()));
@@ -328,13 +392,13 @@ void MjcfReader::read_body(const tinyxml2::XMLElement* e, int parent, const Link
     } else {
       joint.fail("unknown joint type " + in_quotes(type) + " (MJCF types: hinge, slide, ball, free)");
     }
-    for (const char* ignored : {"armature", "stiffness"})
-      if (const double value = joint.number(ignored, 0.0); value != 0.0)
-        warnings_.add(joint.name(),
-                      std::string(ignored) + " " + shortest_decimal(value) + " ignored: mechdyn has no " +
-                          (std::string(ignored) == "armature" ? "rotor inertia" : "joint springs") +
-                          " (MuJoCo adds armature to the mass matrix diagonal)",
-                      joint.line());
+    if (type == "ball" || type == "free")
+      for (const char* ignored : {"armature", "stiffness", "damping", "frictionloss"})
+        if (const double value = joint.number(ignored, 0.0); value != 0.0)
+          warnings_.add(joint.name(),
+                        std::string(ignored) + " " + shortest_decimal(value) + " on a " + type +
+                            " joint ignored (mechdyn's joint elements and armature need one coordinate)",
+                        joint.line());
     const bool last = k + 1 == joints.size();
     out.child = add_link(last ? name : name + "/" + joint_name, poses.zero);
     joint_links_[joint_name].push_back(static_cast<int>(graph_.joints.size()));
@@ -349,7 +413,9 @@ void MjcfReader::read_body(const tinyxml2::XMLElement* e, int parent, const Link
     const char* site_name = s->Attribute("name");
     if (site_name == nullptr) return;
     const MjcfElement site = element(s, active_class, "site " + in_quotes(site_name));
-    graph_.markers.push_back({site_name, at, poses.zero.apply(site.vec3("pos", Vec3::Zero()))});
+    const Vec3 local = site.vec3("pos", Vec3::Zero());
+    graph_.markers.push_back({site_name, at, poses.zero.apply(local)});
+    sites_[site_name] = {at, poses.zero.apply(local)};
   });
   for_each(e, "body", [&](const tinyxml2::XMLElement* child) { read_body(child, at, poses, active_class); });
 }
@@ -360,11 +426,15 @@ void MjcfReader::read_equality(const tinyxml2::XMLElement* equality) {
     const char* given = e->Attribute("name");
     const std::string name = given ? given : kind + std::to_string(graph_.loops.size());
     const MjcfElement eq = element(e, "", "equality " + in_quotes(name));
-    if (kind == "joint" || kind == "tendon" || kind == "distance")
-      eq.fail("<" + kind + "> equality is not supported: mechdyn has no joint-coordinate or distance coupling");
-    if (kind != "connect" && kind != "weld") eq.fail("unknown equality type <" + io::printable(kind) + ">");
+    if (kind == "tendon" || kind == "distance")
+      eq.fail("<" + kind + "> equality is not supported: mechdyn couples joint coordinates only (<joint>)");
+    if (kind != "connect" && kind != "weld" && kind != "joint") eq.fail("unknown equality type <" + io::printable(kind) + ">");
     if (const auto active = eq.text("active"); active && *active == "false") {
       warnings_.add(eq.name(), "is inactive (active=\"false\"): not read", eq.line());
+      continue;
+    }
+    if (kind == "joint") {
+      read_joint_equality(eq, name);
       continue;
     }
     auto link_of = [&](const char* attribute, bool required) -> int {
@@ -421,6 +491,156 @@ void MjcfReader::read_equality(const tinyxml2::XMLElement* equality) {
   }
 }
 
+// <equality><joint joint1 joint2 polycoef> (XML reference, equality/joint): with y, x the
+// values of joint1, joint2 and y0, x0 their reference positions (qpos0, the refs),
+// y − y0 = a0 + a1 (x − x0) + a2 (x − x0)² + ...; mechdyn's q is qpos, so the linear
+// part is the gear q_joint1 = a1 q_joint2 + (a0 + y0 − a1 x0): a = joint2, b = joint1.
+void MjcfReader::read_joint_equality(const MjcfElement& eq, const std::string& name) {
+  const std::optional<std::string> first = eq.text("joint1"), second = eq.text("joint2");
+  if (!first) eq.fail("has no joint1");
+  auto graph_joint = [&](const std::string& joint_name, const char* attribute) {
+    const auto found = joint_links_.find(joint_name);
+    if (found == joint_links_.end()) eq.fail(std::string(attribute) + " " + in_quotes(joint_name) + " is not a joint");
+    const int index = found->second.front();
+    const JointType type = graph_.joints[static_cast<std::size_t>(index)].type;
+    if (type != JointType::Revolute && type != JointType::Prismatic)
+      eq.fail(std::string(attribute) + " " + in_quotes(joint_name) +
+              " is not a hinge or slide joint; a coupling ties joints of one coordinate");
+    return index;
+  };
+  const int b = graph_joint(*first, "joint1");
+  std::vector<double> coefficients = eq.numbers("polycoef").value_or(std::vector<double>{0.0, 1.0, 0.0, 0.0, 0.0});
+  if (coefficients.size() != 5) eq.fail("polycoef must have 5 numbers");
+  if (!second)
+    eq.fail("has no joint2: it locks joint1 " + in_quotes(*first) +
+            " at its reference plus a0; mechdyn has no joint lock (make the joint fixed in the file, or give joint2)");
+  const int a = graph_joint(*second, "joint2");
+  if (a == b) eq.fail("joint1 and joint2 are the same joint");
+  if (coefficients[1] == 0.0)
+    eq.fail("polycoef a1 = 0: the constraint locks joint1 (no linear coupling); mechdyn has no joint lock");
+  if (coefficients[2] != 0.0 || coefficients[3] != 0.0 || coefficients[4] != 0.0)
+    warnings_.add(eq.name(),
+                  "polycoef a2..a4 (" + shortest_decimal(coefficients[2]) + ", " + shortest_decimal(coefficients[3]) +
+                      ", " + shortest_decimal(coefficients[4]) +
+                      ") ignored: mechdyn's gear coupling is linear; only a0 and a1 are read",
+                  eq.line());
+  const double y0 = joint_refs_.count(*first) ? joint_refs_.at(*first) : 0.0;
+  const double x0 = joint_refs_.count(*second) ? joint_refs_.at(*second) : 0.0;
+  io::GraphCoupling coupling;
+  coupling.coupling.name = name;
+  coupling.coupling.type = CouplingType::Gear;
+  coupling.coupling.a = a;
+  coupling.coupling.b = b;
+  coupling.coupling.ratio = coefficients[1];
+  coupling.coupling.offset = coefficients[0] + y0 - coefficients[1] * x0;
+  coupling.element = eq.name();
+  coupling.line = eq.line();
+  graph_.couplings.push_back(coupling);
+}
+
+// <tendon><spatial stiffness damping springlength> through exactly two <site>s (XML
+// reference, tendon/spatial): its length is the distance between the sites, its passive
+// force −stiffness (L − springlength) − damping L̇: a spring-damper between the sites'
+// points, free length = springlength, or (absent or negative) the length MuJoCo 2.2.2
+// computes then: at qpos_spring, every joint at its springref (measured against MuJoCo's
+// qfrc_passive in tests/reference/test_robot_files_mujoco.cpp; not qpos0, the written pose). Tendons through more sites, wrapping geoms or pulleys, and fixed
+// tendons are skipped with a warning.
+// World position of a point of `link` (world `zero` at qpos = 0) at MuJoCo's qpos_spring:
+// every hinge and slide at its springref, ball and free joints at their written pose
+// (mechdyn's q = 0 for them). Product of exponentials from the link's joint up to the root.
+Vec3 MjcfReader::point_at_spring(int link, const Vec3& zero) const {
+  Vec3 p = zero;
+  for (int at = link; at != kGround;) {
+    int joint = -1;
+    for (int j = 0; j < static_cast<int>(graph_.joints.size()); ++j)
+      if (graph_.joints[static_cast<std::size_t>(j)].child == at) joint = j;
+    if (joint < 0) break;
+    const io::GraphJoint& g = graph_.joints[static_cast<std::size_t>(joint)];
+    const auto found = joint_springref_.find(joint);
+    const double value = found == joint_springref_.end() ? 0.0 : found->second;
+    if (g.type == JointType::Revolute)
+      p = g.anchor + Eigen::AngleAxisd(value, g.axis.normalized()).toRotationMatrix() * (p - g.anchor);
+    else if (g.type == JointType::Prismatic)
+      p += value * g.axis.normalized();
+    at = g.parent;
+  }
+  return p;
+}
+
+void MjcfReader::read_tendons(const tinyxml2::XMLElement* tendons) {
+  for (const tinyxml2::XMLElement* e = tendons->FirstChildElement(); e != nullptr; e = e->NextSiblingElement()) {
+    const std::string kind = e->Name();
+    const char* given = e->Attribute("name");
+    const std::string name = given ? given : "tendon" + std::to_string(graph_.forces.size());
+    const MjcfElement tendon = element(e, "", "tendon " + in_quotes(name));
+    if (kind != "spatial") {
+      warnings_.add(tendon.name(), "<" + io::printable(kind) + "> tendon not read (mechdyn reads two-site spatial tendons)",
+                    tendon.line());
+      continue;
+    }
+    std::vector<std::string> site_names;
+    bool other = false;
+    for (const tinyxml2::XMLElement* p = e->FirstChildElement(); p != nullptr; p = p->NextSiblingElement()) {
+      if (std::string(p->Name()) != "site") {
+        other = true;
+        continue;
+      }
+      const char* site = p->Attribute("site");
+      if (site == nullptr) fail_at(source_, tendon.name(), "a <site> has no site attribute", p->GetLineNum());
+      site_names.push_back(site);
+    }
+    const double stiffness = tendon.number("stiffness", 0.0), damping = tendon.number("damping", 0.0);
+    if (stiffness < 0.0 || damping < 0.0) tendon.fail("stiffness and damping must not be negative");
+    if (other || site_names.size() != 2) {
+      warnings_.add(tendon.name(),
+                    other ? "wraps around geoms or pulleys: not read (mechdyn reads straight two-site tendons)"
+                          : "passes " + std::to_string(site_names.size()) +
+                                " sites: not read (mechdyn reads straight tendons between exactly two sites)",
+                    tendon.line());
+      continue;
+    }
+    if (stiffness == 0.0 && damping == 0.0) {
+      warnings_.add(tendon.name(), "has no stiffness or damping: it exerts no passive force and is not read",
+                    tendon.line());
+      continue;
+    }
+    const Site* ends[2];
+    for (int k = 0; k < 2; ++k) {
+      const auto found = sites_.find(site_names[static_cast<std::size_t>(k)]);
+      if (found == sites_.end()) tendon.fail("site " + in_quotes(site_names[static_cast<std::size_t>(k)]) + " is not defined");
+      ends[k] = &found->second;
+    }
+    double length = -1.0;
+    if (const auto given_length = tendon.numbers("springlength")) {
+      if (given_length->empty() || given_length->size() > 2) tendon.fail("springlength must have 1 or 2 numbers");
+      if (given_length->size() == 2 && (*given_length)[0] != (*given_length)[1])
+        tendon.fail("springlength gives a dead band (two different lengths); mechdyn's spring has one free length");
+      length = (*given_length)[0];
+    }
+    if (length < 0.0) length = (point_at_spring(ends[1]->link, ends[1]->zero) - point_at_spring(ends[0]->link, ends[0]->zero)).norm();
+    io::GraphForce spring;
+    spring.force.name = name;
+    spring.force.type = ForceElementType::SpringDamper;
+    spring.force.a = {ends[0]->link, ends[0]->zero};
+    spring.force.b = {ends[1]->link, ends[1]->zero};
+    spring.force.stiffness = stiffness;
+    spring.force.damping = damping;
+    spring.force.free_length = length;
+    spring.element = tendon.name();
+    spring.line = tendon.line();
+    if (ends[0]->link == ends[1]->link) {
+      warnings_.add(tendon.name(), "both sites are on one body: it exerts nothing and is not read", tendon.line());
+      continue;
+    }
+    graph_.forces.push_back(spring);
+  }
+}
+
+// Actuators on joints make the joints without one passive. <position joint kp kv> is also
+// a joint-servo (XML reference, actuator/position: force kp (ctrl − q) − kv q̇): MuJoCo's
+// ctrl is an input of the simulation, mechdyn's target an expression of t: target "0"
+// (edit it after conversion); stiffness kp gear², damping kv gear², max_effort from
+// forcerange when force-limited (forcelimited true, or auto with autolimits and a forcerange).
 void MjcfReader::read_actuators(const tinyxml2::XMLElement* actuators) {
   for (const tinyxml2::XMLElement* e = actuators->FirstChildElement(); e != nullptr; e = e->NextSiblingElement()) {
     const char* joint = e->Attribute("joint");
@@ -429,6 +649,49 @@ void MjcfReader::read_actuators(const tinyxml2::XMLElement* actuators) {
       fail_at(source_, std::string("<") + e->Name() + ">", "joint " + in_quotes(joint) + " is not defined", e->GetLineNum());
     has_joint_actuators_ = true;
     driven_joints_.insert(joint);
+    if (std::string(e->Name()) != "position") continue;
+    const char* given = e->Attribute("name");
+    const std::string name = given ? given : std::string(joint) + "_servo";
+    const MjcfElement actuator = element(e, "", "actuator " + in_quotes(name));
+    const int index = joint_links_.at(joint).front();
+    const JointType type = graph_.joints[static_cast<std::size_t>(index)].type;
+    if (type != JointType::Revolute && type != JointType::Prismatic)
+      actuator.fail("drives " + in_quotes(joint) + ", not a hinge or slide joint; a joint servo needs one coordinate");
+    const double kp = actuator.number("kp", 1.0), kv = actuator.number("kv", 0.0);
+    const std::vector<double> gear = actuator.numbers("gear").value_or(std::vector<double>{1.0});
+    if (gear.empty() || gear[0] == 0.0) actuator.fail("gear must be a non-zero number");
+    for (std::size_t k = 1; k < gear.size(); ++k)
+      if (gear[k] != 0.0) actuator.fail("gear has components beyond the first; a joint takes one");
+    if (kp < 0.0 || kv < 0.0) actuator.fail("kp and kv must not be negative");
+    io::GraphForce servo;
+    servo.force.name = name;
+    servo.force.type = ForceElementType::JointServo;
+    servo.force.joint = index;
+    servo.force.target = "0";
+    servo.force.stiffness = kp * gear[0] * gear[0];
+    servo.force.damping = kv * gear[0] * gear[0];
+    const std::optional<std::string> limited = actuator.text("forcelimited");
+    const std::optional<std::vector<double>> range = actuator.numbers("forcerange", 2);
+    if (range && (limited == std::optional<std::string>("true") ||
+                  (compiler_.auto_limits && (!limited || *limited == "auto")))) {
+      const double low = (*range)[0], high = (*range)[1];
+      if (!(low < 0.0 && high > 0.0)) actuator.fail("forcerange must have a negative lower and a positive upper bound");
+      if (low != -high)
+        warnings_.add(actuator.name(),
+                      "forcerange " + shortest_decimal(low) + " " + shortest_decimal(high) +
+                          " is not symmetric; the servo is clamped to +-" + shortest_decimal(std::min(-low, high)),
+                      actuator.line());
+      servo.force.max_effort = std::min(-low, high) * std::abs(gear[0]);
+    } else if (limited == std::optional<std::string>("true")) {
+      actuator.fail("forcelimited=\"true\" without a forcerange");
+    }
+    servo.element = actuator.name();
+    servo.line = actuator.line();
+    graph_.forces.push_back(servo);
+    warnings_.add(actuator.name(),
+                  "<position> read as joint-servo " + in_quotes(name) + " with target \"0\" (MuJoCo's ctrl is an input; "
+                  "set the servo's target expression in the model)",
+                  actuator.line());
   }
 }
 
@@ -475,14 +738,17 @@ Model MjcfReader::read() {
       const char* name = s->Attribute("name");
       if (name == nullptr) return;
       const MjcfElement site = element(s, "", "site " + in_quotes(name));
-      graph_.markers.push_back({name, kGround, site.vec3("pos", Vec3::Zero())});
+      const Vec3 point = site.vec3("pos", Vec3::Zero());
+      graph_.markers.push_back({name, kGround, point});
+      sites_[name] = {kGround, point};
     });
     for_each(worldbody, "body", [&](const tinyxml2::XMLElement* body) { read_body(body, kGround, world, ""); });
   });
   if (graph_.links.empty()) fail_at(source_, "<worldbody>", "has no <body>");
   for_each(root, "equality", [&](const tinyxml2::XMLElement* e) { read_equality(e); });
   for_each(root, "actuator", [&](const tinyxml2::XMLElement* e) { read_actuators(e); });
-  for (const char* kind : {"tendon", "contact"})
+  for_each(root, "tendon", [&](const tinyxml2::XMLElement* e) { read_tendons(e); });
+  for (const char* kind : {"contact"})
     for_each(root, kind, [&](const tinyxml2::XMLElement* e) {
       if (e->FirstChildElement() != nullptr)
         warnings_.add(std::string("<") + kind + ">", "not read (mechdyn reads bodies, joints, masses and equality loops)",
@@ -504,6 +770,7 @@ Model MjcfReader::read() {
   finish_masses();
   io::BuildOptions build;
   build.merge_fixed_joints = options_.merge_fixed_joints;
+  build.limit_stops = options_.limit_stops;
   return io::build_model(std::move(graph_), build, warnings_);
 }
 

@@ -1,5 +1,8 @@
 // MJCF writer (io/mjcf.hpp). Moved here from bench/peers/mjcf.cpp, which the benchmarks
 // used to compare mechdyn with MuJoCo 2.2.2; they now call this one. Cost O(bodies + loops).
+// Format 3 (docs/robot-files.md): joint elements, friction and armature as joint
+// attributes (joint_attributes), couplings as <equality><joint>, spring-dampers as
+// two-site spatial tendons, joint-servos as <position> actuators — what read_mjcf reads back.
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <cstdio>
@@ -41,6 +44,102 @@ void principal_inertia(const Mat3& inertia, Vec3& moments, Quat& orientation) {
   orientation = Quat(axes).normalized();
 }
 
+void warn(const Model& model, std::vector<std::string>* warnings, const std::string& element, const std::string& text) {
+  if (warnings != nullptr) warnings->push_back(model.name + ": " + element + ": " + text);
+}
+
+// The format-3 attributes of hinge/slide joint l (what read_mjcf reads back): its
+// joint-spring-damper → stiffness, springref, damping; coulomb_viscous friction without
+// load → frictionloss (its viscous term added to damping); armature; the position limits
+// → range with limited="true"; a joint-stop → its range and solreflimit "−k −c" (MuJoCo's
+// direct stiffness and damping). Warns about what has no place.
+std::string joint_attributes(const Model& model, int l, std::vector<std::string>* warnings) {
+  const Joint& joint = model.joints[static_cast<std::size_t>(l)];
+  const std::string element = "joint '" + joint.name + "'";
+  double stiffness = 0.0, damping = 0.0, springref = 0.0, frictionloss = 0.0;
+  const ForceElement* spring = nullptr;
+  const ForceElement* stop = nullptr;
+  for (const ForceElement& force : model.forces) {
+    if (!is_joint_element(force.type) || force.joint != l) continue;
+    if (force.type == ForceElementType::JointSpringDamper) {
+      if (spring != nullptr) {
+        warn(model, warnings, "force '" + force.name + "'",
+             "not written: joint '" + joint.name + "' has another joint-spring-damper ('" + spring->name +
+                 "'), and an MJCF joint has one spring");
+        continue;
+      }
+      spring = &force;
+      stiffness = force.stiffness;
+      damping = force.damping;
+      springref = force.rest;
+    } else if (force.type == ForceElementType::JointStop) {
+      if (stop != nullptr || !std::isfinite(force.lower) || !std::isfinite(force.upper)) {
+        warn(model, warnings, "force '" + force.name + "'",
+             stop != nullptr ? "not written: the joint has another joint-stop (an MJCF joint has one range)"
+                             : "not written: a one-sided stop has no MJCF range (MuJoCo limits have both bounds)");
+        continue;
+      }
+      stop = &force;
+    }
+  }
+  if (joint.friction) {
+    const JointFriction& f = *joint.friction;
+    if (f.model == FrictionModel::CoulombViscous && !f.load) {
+      frictionloss = f.coulomb;
+      if (f.viscous != 0.0) {
+        damping += f.viscous;
+        warn(model, warnings, element,
+             "the friction's viscous term " + number(f.viscous) +
+                 " is written as joint damping (read back as the joint-spring-damper '" + joint.name + "_spring')");
+      }
+    } else {
+      warn(model, warnings, element,
+           "friction is not written to MJCF (only coulomb_viscous without load: frictionloss and damping)");
+    }
+  }
+  std::ostringstream out;
+  if (joint.armature != 0.0) out << " armature=\"" << number(joint.armature) << "\"";
+  if (stiffness != 0.0) out << " stiffness=\"" << number(stiffness) << "\"";
+  if (springref != 0.0) out << " springref=\"" << number(springref) << "\"";
+  if (damping != 0.0) out << " damping=\"" << number(damping) << "\"";
+  if (frictionloss != 0.0) out << " frictionloss=\"" << number(frictionloss) << "\"";
+  if (spring != nullptr && stiffness == 0.0 && damping == 0.0)
+    warn(model, warnings, "force '" + spring->name + "'", "has no stiffness and no damping: nothing to write");
+  if (spring != nullptr && spring->name != joint.name + "_spring")
+    warn(model, warnings, "force '" + spring->name + "'",
+         "written as the joint's stiffness/damping; read back as '" + joint.name + "_spring'");
+  double lower = joint.limits ? joint.limits->lower : -kUnbounded;
+  double upper = joint.limits ? joint.limits->upper : kUnbounded;
+  if (stop != nullptr) {
+    if ((std::isfinite(lower) || std::isfinite(upper)) && (lower != stop->lower || upper != stop->upper))
+      warn(model, warnings, element, "position limits written as the range of joint-stop '" + stop->name + "'");
+    lower = stop->lower;
+    upper = stop->upper;
+    if (stop->name != joint.name + "_stop")
+      warn(model, warnings, "force '" + stop->name + "'", "read back as '" + joint.name + "_stop'");
+  }
+  if (std::isfinite(lower) && std::isfinite(upper)) {
+    out << " limited=\"true\" range=\"" << number(lower) << " " << number(upper) << "\"";
+    if (stop != nullptr)
+      out << " solreflimit=\"" << number(-stop->stiffness) << " " << number(stop->damping == 0.0 ? 0.0 : -stop->damping)
+          << "\"";
+  } else if (std::isfinite(lower) || std::isfinite(upper)) {
+    warn(model, warnings, element, "a one-sided position limit is not written (an MJCF range has both bounds)");
+  }
+  return out.str();
+}
+
+// Sites of the spring-dampers' ends on body `body` (kGround: the world body).
+void write_sites(const Model& model, int body, const std::string& pad, std::ostringstream& out) {
+  for (const ForceElement& force : model.forces) {
+    if (force.type != ForceElementType::SpringDamper) continue;
+    if (force.a.body == body)
+      out << pad << "<site name=\"" << io::xml_escaped(force.name) << "/a\" pos=\"" << vec(force.a.point) << "\"/>\n";
+    if (force.b.body == body)
+      out << pad << "<site name=\"" << io::xml_escaped(force.name) << "/b\" pos=\"" << vec(force.b.point) << "\"/>\n";
+  }
+}
+
 struct Pose {
   Mat3 rotation = Mat3::Identity();  // body frame in the parent frame
   Vec3 translation = Vec3::Zero();
@@ -63,11 +162,11 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
   switch (joint.type) {
     case JointType::Revolute:
       out << pad << "  <joint name=\"" << name << "\" type=\"hinge\" axis=\"" << vec(joint.axis) << "\"" << ref(0)
-          << "/>\n";
+          << joint_attributes(model, l, warnings) << "/>\n";
       break;
     case JointType::Prismatic:
       out << pad << "  <joint name=\"" << name << "\" type=\"slide\" axis=\"" << vec(joint.axis) << "\"" << ref(0)
-          << "/>\n";
+          << joint_attributes(model, l, warnings) << "/>\n";
       break;
     case JointType::Universal:  // MuJoCo carries a body's second joint axis with its first
       out << pad << "  <joint name=\"" << name << "/1\" type=\"hinge\" axis=\"" << vec(joint.axis) << "\"/>\n";
@@ -100,6 +199,7 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
   if (body.mass > 0.0 || joint.type != JointType::Fixed)
     out << pad << "  <inertial pos=\"" << vec(body.com) << "\" mass=\"" << number(body.mass) << "\" diaginertia=\""
         << vec(moments) << "\" quat=\"" << quat(orientation) << "\"/>\n";
+  write_sites(model, l, pad + "  ", out);
   for (int child : model.children[static_cast<std::size_t>(l)]) write_body(model, child, indent + 2, poses, out, warnings);
   out << pad << "</body>\n";
 }
@@ -268,11 +368,25 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
                    "; write the model posed at an assembled configuration (mechdyn convert --q)");
     }
   }
-  if (warnings != nullptr)
-    for (const Joint& joint : model.joints)
-      if (joint.friction)
-        warnings->push_back(model.name + ": joint '" + joint.name +
-                            "': friction is not written to MJCF (MuJoCo's damping and frictionloss are other laws)");
+  for (const Joint& joint : model.joints)
+    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic && joint.friction)
+      warn(model, warnings, "joint '" + joint.name + "'", "friction is not written to MJCF (hinge and slide joints only)");
+  for (const ForceElement& force : model.forces) {
+    const std::string element = "force '" + force.name + "'";
+    if (force.type == ForceElementType::Bushing || force.type == ForceElementType::Applied)
+      warn(model, warnings, element,
+           std::string(force_element_type_name(force.type)) + " is not written (MJCF has no such passive element)");
+    if (force.type == ForceElementType::SpringDamper && force.preload != 0.0)
+      warn(model, warnings, element, "preload " + number(force.preload) + " is not written (a MuJoCo tendon has none)");
+    if (force.type == ForceElementType::JointServo && (force.target != "0" || !force.target_rate.empty()))
+      warn(model, warnings, element,
+           "target '" + force.target + "' is not written: MuJoCo's position actuator takes ctrl as an input (read back "
+           "as target \"0\")");
+    if (force.type == ForceElementType::JointServo && !model.joints[static_cast<std::size_t>(force.joint)].actuated)
+      warn(model, warnings, element,
+           "its joint is passive, but an MJCF actuator makes it actuated when read back");
+  }
+  const bool constrained = !model.loops.empty() || !model.couplings.empty();
 
   std::ostringstream out;
   out << "<mujoco model=\"" << io::xml_escaped(model.name) << "\">\n"
@@ -283,15 +397,16 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
       << "  <option gravity=\"" << vec(model.gravity) << "\" timestep=\"0.001\"";
   // With constraints: the Newton solver (exact on the quadratic problem equality
   // constraints pose), run to a relative improvement of 1e-12.
-  if (!model.loops.empty()) out << " solver=\"Newton\" tolerance=\"1e-12\" iterations=\"100\"";
+  if (constrained) out << " solver=\"Newton\" tolerance=\"1e-12\" iterations=\"100\"";
   out << ">\n"
       << "    <flag contact=\"disable\"/>\n"
       << "  </option>\n"
       << "  <worldbody>\n";
+  write_sites(model, kGround, "    ", out);
   for (int l = 0; l < model.num_bodies(); ++l)
     if (model.bodies[static_cast<std::size_t>(l)].parent == kGround) write_body(model, l, 4, poses, out, warnings);
   out << "  </worldbody>\n";
-  if (!model.loops.empty()) {
+  if (constrained) {
     // As hard as MuJoCo 2.2.2 allows. solimp: impedance d = 0.9999 at every violation
     // (MuJoCo clamps d to [1e-4, 0.9999]), so the regulariser R = (1 − d)/d · diag(A)
     // (A ≈ J M⁻¹ Jᵀ, MuJoCo's diagonal approximation) is 1e-4 of A's diagonal.
@@ -320,16 +435,61 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
       out << " anchor=\"" << vec(side2.point) << "\" relpose=\"" << vec(offset) << " "
           << quat(relative) << "\"" << soft << "/>\n";
     }
+    // Gear couplings q_b = ratio q_a + offset: MuJoCo's y − y0 = a0 + a1 (x − x0) with
+    // y = q_b, x = q_a and y0, x0 their refs (qpos0): a1 = ratio, a0 = offset − y0 + ratio x0.
+    for (const Coupling& coupling : model.couplings) {
+      auto ref_of = [&](int joint) {
+        const std::vector<double>& refs = poses[static_cast<std::size_t>(joint)].refs;
+        return refs.empty() ? 0.0 : refs[0];
+      };
+      const double a0 = coupling.offset - ref_of(coupling.b) + coupling.ratio * ref_of(coupling.a);
+      out << "    <joint name=\"" << io::xml_escaped(coupling.name) << "\" joint1=\""
+          << io::xml_escaped(model.joints[static_cast<std::size_t>(coupling.b)].name) << "\" joint2=\""
+          << io::xml_escaped(model.joints[static_cast<std::size_t>(coupling.a)].name) << "\" polycoef=\"" << number(a0)
+          << " " << number(coupling.ratio) << " 0 0 0\"" << soft << "/>\n";
+    }
     out << "  </equality>\n";
   }
+  // Spring-dampers: straight spatial tendons between two sites (read back the same).
+  bool tendons = false;
+  for (const ForceElement& force : model.forces) {
+    if (force.type != ForceElementType::SpringDamper) continue;
+    if (!tendons) out << "  <tendon>\n";
+    tendons = true;
+    out << "    <spatial name=\"" << io::xml_escaped(force.name) << "\" stiffness=\"" << number(force.stiffness)
+        << "\" damping=\"" << number(force.damping) << "\" springlength=\"" << number(force.free_length) << "\">\n"
+        << "      <site site=\"" << io::xml_escaped(force.name) << "/a\"/>\n"
+        << "      <site site=\"" << io::xml_escaped(force.name) << "/b\"/>\n"
+        << "    </spatial>\n";
+  }
+  if (tendons) out << "  </tendon>\n";
   // Which joints take input efforts: when some are passive (closed chains), a motor on
   // each actuated hinge or slide (read_mjcf makes the joints without one passive).
-  bool some_passive = false;
+  // Servos: <position> actuators (kp, kv, forcerange), which also mark their joints driven.
+  bool some_passive = false, servos = false;
   for (const Joint& joint : model.joints) some_passive |= !joint.actuated && joint.nv > 0;
-  if (some_passive) {
+  std::vector<bool> has_servo(model.joints.size(), false);
+  for (const ForceElement& force : model.forces)
+    if (force.type == ForceElementType::JointServo) {
+      servos = true;
+      has_servo[static_cast<std::size_t>(force.joint)] = true;
+    }
+  if (some_passive || servos) {
     out << "  <actuator>\n";
+    for (const ForceElement& force : model.forces) {
+      if (force.type != ForceElementType::JointServo) continue;
+      out << "    <position name=\"" << io::xml_escaped(force.name) << "\" joint=\""
+          << io::xml_escaped(model.joints[static_cast<std::size_t>(force.joint)].name) << "\" kp=\""
+          << number(force.stiffness) << "\"";
+      if (force.damping != 0.0) out << " kv=\"" << number(force.damping) << "\"";  // MuJoCo ≥ 2.3.3 (kv)
+      if (std::isfinite(force.max_effort))
+        out << " forcelimited=\"true\" forcerange=\"" << number(-force.max_effort) << " " << number(force.max_effort)
+            << "\"";
+      out << "/>\n";
+    }
     for (const Joint& joint : model.joints) {
       if (!joint.actuated || joint.nv == 0) continue;
+      if (has_servo[static_cast<std::size_t>(&joint - model.joints.data())]) continue;
       if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) {
         if (warnings != nullptr)
           warnings->push_back(model.name + ": joint '" + joint.name + "': actuated " + joint_type_name(joint.type) +

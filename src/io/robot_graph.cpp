@@ -6,12 +6,17 @@
 //  3. principal moments breaking the triangle inequality: projected onto the nearest
 //     valid tensor (repair_triangle_inequality; warning with the amount);
 //  4. optionally, fixed joints merged: the child's mass, centre of mass and inertia are
-//     added to the parent's (parallel-axis theorem), its children, loops and markers move
-//     to the parent, and its frame stays available as a marker of the same name;
+//     added to the parent's (parallel-axis theorem), its children, loops, markers and
+//     force-element ends move to the parent, and its frame stays available as a marker of
+//     the same name; a link on a fixed joint whose own inertia is not physical (a tiny part
+//     with a careless tensor) is merged so always, and the merged inertia checked instead;
 //  5. a link whose whole subtree has no mass is dropped, its frame kept as a marker
 //     (warning: a moving joint carrying no mass would give M a zero row and column);
 //  6. bodies in depth-first order from ground, children in joint order; origins, coms,
-//     inertias, axes and loop points taken relative to the joint anchors.
+//     inertias, axes and loop points taken relative to the joint anchors;
+//  7. force elements and couplings (format 3) on the model's joints and bodies, names made
+//     unique against joints, loops and each other (warning); joint stops at the limits on
+//     request (BuildOptions::limit_stops).
 // Cost O(links + joints + loops); runs once per file.
 #include "robot_graph.hpp"
 
@@ -92,6 +97,17 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
   if (n == 0) fail_at(source, "document", "describes no links");
 
   // ---- 1-3: numbers and inertias ---------------------------------------------------
+  // A link on a fixed joint below another link whose own tensor is not physical (a tiny
+  // part, 1e-6 kg, written with a careless inertia, as real files do) is judged by the
+  // inertia of what it is welded to: it is merged into its parent (step 4) and the merged
+  // tensor is checked instead.
+  std::vector<int> fixed_parent(n, kGround - 1);  // the parent link when the link hangs on a fixed joint
+  for (const GraphJoint& joint : graph.joints)
+    if (joint.child >= 0 && joint.child < n && joint.type == JointType::Fixed && joint.parent >= 0 && joint.parent < n)
+      fixed_parent[joint.child] = joint.parent;
+  std::vector<bool> weld_for_inertia(n, false);
+  std::vector<bool> received_part(n, false);  // got a merged part with an unphysical tensor: checked after merging
+  std::vector<std::string> part_problem(n);
   for (GraphLink& link : links) {
     if (!std::isfinite(link.mass) || !finite(link.com) || !link.inertia.allFinite() || !finite(link.frame_origin))
       fail_at(source, link.element, "has a value that is not a finite number", link.line);
@@ -100,6 +116,25 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
     if ((link.inertia - link.inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
       fail_at(source, link.element, "inertia is not symmetric", link.line);
     link.inertia = 0.5 * (link.inertia + link.inertia.transpose()).eval();
+  }
+  auto not_physical = [](const Mat3& inertia) -> std::string {
+    const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
+    if (moments[0] < -1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff()))
+      return "is not positive semi-definite (principal moment " + number(moments[0]) + " kg m^2)";
+    if (moments[2] - moments[0] - moments[1] > 1e-13 * std::abs(moments.sum()))
+      return "breaks the triangle inequality (principal moments " + number(moments[0]) + ", " + number(moments[1]) +
+             ", " + number(moments[2]) + " kg m^2)";
+    return "";
+  };
+  for (int i = 0; i < n; ++i) {
+    GraphLink& link = links[i];
+    if (link.mass == 0.0) continue;  // rule 2 below
+    const std::string problem = not_physical(link.inertia);
+    if (problem.empty() || fixed_parent[i] < 0) continue;
+    weld_for_inertia[i] = true;
+    part_problem[i] = problem;
+  }
+  auto check_inertia = [&](GraphLink& link) {
     const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(link.inertia, Eigen::EigenvaluesOnly).eigenvalues();
     if (moments[0] < -1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff()))
       fail_at(source, link.element,
@@ -112,7 +147,7 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
                        " kg m^2) but no mass; the inertia is ignored (a massless link has none)",
                    link.line);
       link.inertia.setZero();
-      continue;
+      return;
     }
     const Vec3 before = moments;
     const double excess = repair_triangle_inequality(link.inertia);
@@ -126,7 +161,9 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
                        number(after[1]) + ", " + number(after[2]) + " (each changed by " + number(excess / 3.0) + ")",
                    link.line);
     }
-  }
+  };
+  for (int i = 0; i < n; ++i)
+    if (!weld_for_inertia[i]) check_inertia(links[i]);
 
   // ---- tree structure -------------------------------------------------------------------
   std::vector<int> joint_of(n, -1);
@@ -203,6 +240,10 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
     }
     for (GraphMarker& marker : graph.markers)
       if (marker.link == from) marker.link = to;
+    for (GraphForce& force : graph.forces) {
+      if (force.force.a.body == from) force.force.a.body = to;
+      if (force.force.b.body == from) force.force.b.body = to;
+    }
   };
   // Depth-first order from ground; children in joint order.
   auto depth_first = [&]() {
@@ -218,12 +259,14 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
     return order;
   };
 
-  // ---- 4: merge fixed joints (option) ---------------------------------------------
-  if (options.merge_fixed_joints) {
+  // ---- 4: merge fixed joints (option; and parts whose own inertia is not physical) ----
+  {
+    std::vector<std::vector<int>> parts(n);  // the unphysical parts merged into each link
     const std::vector<int> order = depth_first();
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const int i = *it;
       if (graph.joints[joint_of[i]].type != JointType::Fixed) continue;
+      if (!options.merge_fixed_joints && !weld_for_inertia[i]) continue;
       const int to = parent[i];
       graph.markers.push_back({links[i].name, to, links[i].frame_origin});
       if (to != kGround) {
@@ -238,9 +281,37 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
         } else {
           p.inertia += c.inertia;
         }
+        if (weld_for_inertia[i]) {
+          parts[to].push_back(i);
+          for (int part : parts[i]) parts[to].push_back(part);
+          warnings.add(c.element,
+                       "inertia " + part_problem[i] + " on its own; it is welded by " + graph.joints[joint_of[i]].element +
+                           " to " + p.element + ", so it is merged into it (mass, centre of mass and inertia added; its "
+                           "frame kept as marker '" + c.name + "') and the combined inertia is checked instead",
+                       c.line);
+          received_part[to] = true;
+        }
+      } else if (weld_for_inertia[i]) {
+        warnings.add(links[i].element,
+                     "inertia " + part_problem[i] + "; it is welded to the fixed base, where its mass never moves: "
+                     "merged into the base, its frame kept as marker '" + links[i].name + "'",
+                     links[i].line);
       }
       alive[i] = false;
       reattach(i, to);
+    }
+    for (int i = 0; i < n; ++i) {
+      if (!alive[i] || !received_part[i]) continue;
+      const std::string problem = not_physical(links[i].inertia);
+      if (problem.find("semi-definite") != std::string::npos) {
+        std::string names;
+        for (int part : parts[i]) names += (names.empty() ? "" : ", ") + links[part].element;
+        fail_at(source, links[i].element,
+                "with the parts welded to it (" + names + ", whose own inertia is not physical), the combined inertia " +
+                    problem + "; no mass distribution has it",
+                links[i].line);
+      }
+      check_inertia(links[i]);
     }
   }
 
@@ -337,6 +408,7 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
     joint.actuated = graph_joint.actuated;
     joint.friction = graph_joint.friction;
     joint.limits = graph_joint.limits;
+    joint.armature = graph_joint.armature;
     model.bodies.push_back(std::move(body));
     model.joints.push_back(std::move(joint));
   }
@@ -383,8 +455,80 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
                  graph_marker.point - anchor_of(graph_marker.link)};
     model.markers.push_back(std::move(marker));
   }
+  // ---- force elements and couplings (format 3) -------------------------------------
+  std::set<std::string> taken = joint_names;  // tree joints and loops
+  auto model_joint = [&](int graph_joint, const std::string& element, int line) -> int {
+    if (graph_joint < 0 || graph_joint >= static_cast<int>(graph.joints.size()))
+      fail_at(source, element, "names a joint that does not exist", line);
+    const int child = graph.joints[graph_joint].child;
+    if (!alive[child])
+      fail_at(source, element, graph.joints[graph_joint].element + " was welded or dropped; it has no coordinate", line);
+    return body_of[child];
+  };
+  auto name_of = [&](const std::string& wanted, const std::string& element, int line) {
+    const std::string name = unique_name(wanted, taken);
+    if (name != wanted)
+      warnings.add(element, "'" + wanted + "' is already the name of a joint, loop or element; it is called '" + name + "'",
+                   line);
+    return name;
+  };
+  std::set<int> joints_with_stop;
+  for (const GraphForce& graph_force : graph.forces) {
+    ForceElement force = graph_force.force;
+    if (is_joint_element(force.type)) {
+      force.joint = model_joint(force.joint, graph_force.element, graph_force.line);
+      if (force.type == ForceElementType::JointStop) joints_with_stop.insert(force.joint);
+    } else {
+      const int a = force.a.body, b = force.b.body;
+      if (a == b && force.type != ForceElementType::Applied) {
+        warnings.add(graph_force.element,
+                     a == kGround ? "both ends were welded to the base; it exerts nothing on the bodies and is dropped"
+                                  : "both ends were welded into body '" + links[a].name +
+                                        "'; it exerts nothing on the bodies and is dropped",
+                     graph_force.line);
+        continue;
+      }
+      force.a = {a == kGround ? kGround : body_of[a], force.a.point - anchor_of(a)};
+      force.b = {b == kGround ? kGround : body_of[b], force.b.point - anchor_of(b)};
+    }
+    force.name = name_of(force.name, graph_force.element, graph_force.line);
+    model.forces.push_back(std::move(force));
+  }
+  for (const GraphCoupling& graph_coupling : graph.couplings) {
+    Coupling coupling = graph_coupling.coupling;
+    coupling.a = model_joint(coupling.a, graph_coupling.element, graph_coupling.line);
+    coupling.b = model_joint(coupling.b, graph_coupling.element, graph_coupling.line);
+    coupling.name = name_of(coupling.name, graph_coupling.element, graph_coupling.line);
+    model.couplings.push_back(std::move(coupling));
+  }
+  if (options.limit_stops) {
+    if (!(options.limit_stops->stiffness > 0.0) || !std::isfinite(options.limit_stops->stiffness) ||
+        !(options.limit_stops->damping >= 0.0) || !std::isfinite(options.limit_stops->damping))
+      fail_at(source, "limit stops", "stiffness must be > 0 and damping >= 0 (finite)");
+    for (int j = 0; j < static_cast<int>(model.joints.size()); ++j) {
+      const Joint& joint = model.joints[static_cast<std::size_t>(j)];
+      if (joint_nv(joint.type) != 1 || !joint.limits || joints_with_stop.count(j)) continue;
+      if (!std::isfinite(joint.limits->lower) && !std::isfinite(joint.limits->upper)) continue;
+      ForceElement stop;
+      stop.type = ForceElementType::JointStop;
+      stop.joint = j;
+      stop.lower = joint.limits->lower;
+      stop.upper = joint.limits->upper;
+      stop.stiffness = options.limit_stops->stiffness;
+      stop.damping = options.limit_stops->damping;
+      stop.name = name_of(joint.name + "_stop", "joint '" + joint.name + "'", 0);
+      model.forces.push_back(std::move(stop));
+    }
+  }
   finalize_model(model, source);
   return model;
+}
+
+std::string unique_name(const std::string& base, std::set<std::string>& taken) {
+  std::string name = base;
+  while (taken.count(name)) name += "_";
+  taken.insert(name);
+  return name;
 }
 
 }  // namespace mechdyn::io

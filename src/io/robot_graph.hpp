@@ -18,9 +18,11 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "mechdyn/io/robot_files.hpp"
 #include "mechdyn/model/model.hpp"
 
 namespace mechdyn::io {
@@ -66,6 +68,7 @@ struct GraphJoint {
   bool actuated = true;
   std::optional<JointFriction> friction;
   std::optional<JointLimits> limits;
+  double armature = 0.0;  // Joint::armature (MJCF armature)
 };
 
 /// A joint that closes a loop (a cut joint, model.hpp Loop): body `a` to body `b`.
@@ -90,6 +93,22 @@ struct GraphMarker {
   Vec3 point = Vec3::Zero();
 };
 
+/// A force element of the file (model/force_elements.hpp): a joint element's `joint` is a
+/// graph joint index; a point element's a.body, b.body are graph links (or kGround) and its
+/// points WORLD points at q = 0 (build_model makes them body-fixed).
+struct GraphForce {
+  ForceElement force;
+  std::string element;  // how messages name its source: "joint 'j' <dynamics>", "tendon 't'"
+  int line = 0;
+};
+
+/// A gear coupling of the file: `coupling.a`, `coupling.b` are graph joint indices.
+struct GraphCoupling {
+  Coupling coupling;
+  std::string element;
+  int line = 0;
+};
+
 struct RobotGraph {
   std::string name;
   Vec3 gravity{0.0, 0.0, -9.81};
@@ -97,11 +116,19 @@ struct RobotGraph {
   std::vector<GraphJoint> joints;  // every link is the child of exactly one joint
   std::vector<GraphLoop> loops;
   std::vector<GraphMarker> markers;
+  std::vector<GraphForce> forces;
+  std::vector<GraphCoupling> couplings;
 };
 
 struct BuildOptions {
   bool merge_fixed_joints = false;  // weld fixed-joint children into their parents
+  /// Add a joint-stop "<joint>_stop" at the position limits of every joint of one
+  /// coordinate that has them (ImportOptions::limit_stops), unless the file gave one.
+  std::optional<LimitStops> limit_stops;
 };
+
+/// The first name from `base`, `base_`, `base__`, ... that is not in `taken` (which then holds it).
+std::string unique_name(const std::string& base, std::set<std::string>& taken);
 
 /// Turns the graph into a finalised Model in natural frames. Bodies come in depth-first
 /// order from ground, children in the order of their joints in `graph.joints` (the order

@@ -367,26 +367,51 @@ void SdfReader::add_joints(const sdf::Model& model) {
         out.limits->lower = -std::numeric_limits<double>::infinity();
         out.limits->upper = std::numeric_limits<double>::infinity();
       }
+      // <axis><dynamics> (sdformat.org, joint.axis.dynamics): damping "the physical velocity
+      // dependent viscous damping coefficient", friction "the physical static friction
+      // value", spring_reference "the spring reference position", spring_stiffness "the
+      // spring stiffness": one joint-spring-damper (rest = spring_reference) and, for the
+      // friction, coulomb_viscous friction with k_c = friction (an effort, no load).
       const double damping = axis.Damping(), friction = axis.Friction();
+      const double stiffness = axis.SpringStiffness(), reference = axis.SpringReference();
+      if (!std::isfinite(damping) || !std::isfinite(friction) || !std::isfinite(stiffness) || !std::isfinite(reference))
+        fail_at(source_, p.element, "<dynamics> has a value that is not a finite number", p.line);
       if (damping < 0.0 || friction < 0.0)
         fail_at(source_, p.element, "<dynamics> has a negative damping or friction; no joint adds energy that way", p.line);
-      if (damping != 0.0 || friction != 0.0) {
-        const std::string what = "<dynamics damping=" + shortest_decimal(damping) + " friction=" +
-                                 shortest_decimal(friction) + ">";
-        if (options_.joint_dynamics) {
-          JointFriction law;
-          law.model = FrictionModel::CoulombViscous;
-          law.coulomb = friction;
-          law.viscous = damping;
-          out.friction = law;
-          warnings_.add(p.element, what + " read as coulomb_viscous friction; SDFormat leaves the law to the simulator",
-                        p.line);
-        } else {
-          warnings_.add(p.element, what + " ignored (joint dynamics off)", p.line);
-        }
+      if (stiffness < 0.0)
+        fail_at(source_, p.element,
+                "<dynamics><spring_stiffness> " + shortest_decimal(stiffness) + " is negative; a joint spring needs >= 0",
+                p.line);
+      const bool dynamics = options_.joint_dynamics;
+      if (!dynamics && (damping != 0.0 || friction != 0.0))
+        warnings_.add(p.element,
+                      "<dynamics damping=" + shortest_decimal(damping) + " friction=" + shortest_decimal(friction) +
+                          "> ignored (joint dynamics off)",
+                      p.line);
+      const double read_damping = dynamics ? damping : 0.0;
+      if (stiffness != 0.0 || read_damping != 0.0) {
+        io::GraphForce spring;
+        spring.force.name = joint.Name() + (stiffness != 0.0 ? "_spring" : "_damping");
+        spring.force.type = ForceElementType::JointSpringDamper;
+        spring.force.joint = static_cast<int>(graph_.joints.size());  // `out`, pushed below
+        spring.force.stiffness = stiffness;
+        spring.force.damping = read_damping;
+        spring.force.rest = stiffness != 0.0 ? reference : 0.0;
+        spring.element = p.element + " <dynamics>";
+        spring.line = p.line;
+        graph_.forces.push_back(spring);
       }
-      if (axis.SpringStiffness() != 0.0)
-        warnings_.add(p.element, "<spring_stiffness> ignored: mechdyn joints have no springs", p.line);
+      if (dynamics && friction != 0.0) {
+        JointFriction law;
+        law.model = FrictionModel::CoulombViscous;
+        law.coulomb = friction;
+        out.friction = law;
+        warnings_.add(p.element,
+                      "<dynamics friction=" + shortest_decimal(friction) +
+                          "> read as coulomb_viscous friction with coulomb " + shortest_decimal(friction) +
+                          " (an effort); SDFormat leaves the law to the simulator",
+                      p.line);
+      }
     }
     graph_.joints.push_back(out);
   }
@@ -487,6 +512,7 @@ Model SdfReader::read() {
   add_joints(model);
   add_frames(model);
   io::BuildOptions build;
+  build.limit_stops = options_.limit_stops;
   build.merge_fixed_joints = options_.merge_fixed_joints;
   return io::build_model(std::move(graph_), build, warnings_);
 }

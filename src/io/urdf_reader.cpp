@@ -13,6 +13,8 @@
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -96,6 +98,13 @@ class UrdfReader {
   std::vector<JointElement> joints_;
   std::map<std::string, int> link_index_, joint_index_;
   io::RobotGraph graph_;
+  struct Mimic {
+    std::string other;  // the joint mimicked
+    int joint = 0;      // graph joint of the mimicking joint
+    double multiplier = 1.0, offset = 0.0;
+    int line = 0;
+  };
+  std::vector<Mimic> mimics_;
   std::map<std::string, int> graph_link_;  // URDF link name → graph link (absent: the world)
 };
 
@@ -270,49 +279,76 @@ void UrdfReader::add_joint(const urdf::Joint& joint, const JointElement& element
       out.limits = limits;
   }
 
-  // <dynamics damping friction>: URDF leaves their law to the simulator (Gazebo: viscous
-  // damping and Coulomb friction); mechdyn's coulomb_viscous is that reading.
+  // <dynamics damping friction> (ROS wiki urdf/XML/joint: "damping: the physical damping
+  // value of the joint (N m s/rad or N s/m)", "friction: the physical static friction value
+  // of the joint (N m or N)"): damping is a viscous joint damper, mechdyn's
+  // joint-spring-damper with stiffness 0; the friction's law is left to the simulator
+  // (Gazebo: Coulomb), read as coulomb_viscous friction with k_c = friction (an effort:
+  // no `load` block, docs/friction.md §2).
+  const int index = static_cast<int>(graph_.joints.size());  // of `out` (a planar joint takes no element)
   if (joint.dynamics && (joint.dynamics->damping != 0.0 || joint.dynamics->friction != 0.0)) {
     const double damping = joint.dynamics->damping, friction = joint.dynamics->friction;
+    if (!std::isfinite(damping) || !std::isfinite(friction))
+      fail_at(source_, name, "<dynamics> has a damping or friction that is not a finite number", element.line);
     if (damping < 0.0 || friction < 0.0)
       fail_at(source_, name, "<dynamics> has a negative damping or friction; no joint adds energy that way", element.line);
     std::ostringstream what;
     what << "<dynamics damping=\"" << damping << "\" friction=\"" << friction << "\">";
-    if (!moving) {
+    if (!moving || joint.type == urdf::Joint::PLANAR) {
       warnings_.add(name, what.str() + " on a " + element.type + " joint is ignored", element.line);
     } else if (!options_.joint_dynamics) {
       warnings_.add(name, what.str() + " ignored (joint dynamics off)", element.line);
     } else {
-      JointFriction law;
-      law.model = FrictionModel::CoulombViscous;
-      law.coulomb = friction;
-      law.viscous = damping;
-      out.friction = law;
-      warnings_.add(name,
-                    what.str() + " read as coulomb_viscous friction (coulomb " + shortest_decimal(friction) +
-                        ", viscous " + shortest_decimal(damping) +
-                        "); URDF leaves the law to the simulator, so check it (or load without joint dynamics)",
-                    element.line);
+      if (damping != 0.0) {
+        io::GraphForce damper;
+        damper.force.name = joint.name + "_damping";
+        damper.force.type = ForceElementType::JointSpringDamper;
+        damper.force.joint = index;
+        damper.force.stiffness = 0.0;
+        damper.force.damping = damping;
+        damper.element = name + " <dynamics>";
+        damper.line = element.line;
+        graph_.forces.push_back(damper);
+      }
+      if (friction != 0.0) {
+        JointFriction law;
+        law.model = FrictionModel::CoulombViscous;
+        law.coulomb = friction;
+        out.friction = law;
+        warnings_.add(name,
+                      what.str() + ": friction read as coulomb_viscous friction with coulomb " +
+                          shortest_decimal(friction) +
+                          " (an effort); URDF leaves the law to the simulator, so check it (or load without joint "
+                          "dynamics)",
+                      element.line);
+      }
     }
   }
-  // <mimic>: q = multiplier q_other + offset is a holonomic coupling mechdyn's model
-  // format has no place for (a loop is a cut joint between bodies, not between joint
-  // coordinates). Real files use it for grippers and coupled fingers; a user loading such a
-  // robot expects it to load (issue 13: "load what a user would expect, with a warning naming
-  // what was done"), so the joint is read as an independent joint and the warning says that
-  // the model has one more degree of freedom than the robot. A mimic of a joint the file does
-  // not have cannot be meant: refused.
+  // <mimic joint multiplier offset> (ROS wiki urdf/XML/joint: "value = multiplier *
+  // other_joint_value + offset"): a gear coupling, a = the other joint, b = this one, which
+  // is then passive (its effort comes through the coupling). Resolved in read() once
+  // every joint is known.
   if (joint.mimic) {
     const std::string& other = joint.mimic->joint_name;
     if (joint_index_.find(other) == joint_index_.end())
       fail_at(source_, name, "<mimic joint=" + quoted(other) + ">: the file has no joint " + quoted(other), element.line);
-    warnings_.add(name,
-                  "<mimic joint=" + quoted(other) + " multiplier=\"" + shortest_decimal(joint.mimic->multiplier) +
-                      "\" offset=\"" + shortest_decimal(joint.mimic->offset) +
-                      "\">: the coupling is not enforced (mechdyn has no joint-coordinate coupling); loaded as an "
-                      "independent joint, one degree of freedom more than the robot: prescribe it or model the "
-                      "coupling as a loop",
-                  element.line);
+    const double multiplier = joint.mimic->multiplier, offset = joint.mimic->offset;
+    if (!std::isfinite(multiplier) || !std::isfinite(offset))
+      fail_at(source_, name, "<mimic joint=" + quoted(other) + ">: multiplier and offset must be finite numbers",
+              element.line);
+    if (other == joint.name) fail_at(source_, name, "<mimic> names the joint itself", element.line);
+    if (multiplier == 0.0)
+      fail_at(source_, name,
+              "<mimic joint=" + quoted(other) +
+                  " multiplier=\"0\">: a multiplier of 0 locks the joint at the offset; a gear needs a non-zero ratio",
+              element.line);
+    if (!moving || joint.type == urdf::Joint::PLANAR)
+      fail_at(source_, name,
+              "<mimic> on a " + element.type + " joint: a coupling ties joints of one coordinate (revolute, continuous, "
+                                               "prismatic)",
+              element.line);
+    mimics_.push_back({other, index, multiplier, offset, element.line});
+    out.actuated = false;
   }
 
   switch (joint.type) {
@@ -482,10 +518,45 @@ Model UrdfReader::read() {
       added.type = JointType::Free;
       added.limits.reset();
       added.friction.reset();
+      const int index = static_cast<int>(graph_.joints.size()) - 1;
+      const auto on_it = [&](const io::GraphForce& f) { return is_joint_element(f.force.type) && f.force.joint == index; };
+      if (std::any_of(graph_.forces.begin(), graph_.forces.end(), on_it)) {
+        graph_.forces.erase(std::remove_if(graph_.forces.begin(), graph_.forces.end(), on_it), graph_.forces.end());
+        warnings_.add(added.element, "its <dynamics> damping is dropped with the free joint", element.line);
+      }
+      for (const Mimic& mimic : mimics_)
+        if (mimic.joint == index || mimic.other == element.name)
+          fail_at(source_, added.element, "is coupled by <mimic>, but the floating base makes it a free joint",
+                  element.line);
     }
+  }
+  // Mimics: gear couplings between the graph joints of the two names.
+  for (const Mimic& mimic : mimics_) {
+    int other = -1;
+    for (int j = 0; j < static_cast<int>(graph_.joints.size()); ++j)
+      if (graph_.joints[static_cast<std::size_t>(j)].name == mimic.other) other = j;
+    const std::string element = "joint " + quoted(graph_.joints[static_cast<std::size_t>(mimic.joint)].name);
+    const JointType type = other < 0 ? JointType::Fixed : graph_.joints[static_cast<std::size_t>(other)].type;
+    if (other < 0 || (type != JointType::Revolute && type != JointType::Prismatic))
+      fail_at(source_, element,
+              "<mimic joint=" + quoted(mimic.other) + ">: joint " + quoted(mimic.other) + " is " +
+                  joints_[joint_index_.at(mimic.other)].type +
+                  "; a coupling ties joints of one coordinate (revolute, continuous, prismatic)",
+              mimic.line);
+    io::GraphCoupling coupling;
+    coupling.coupling.name = graph_.joints[static_cast<std::size_t>(mimic.joint)].name + "_mimic";
+    coupling.coupling.type = CouplingType::Gear;
+    coupling.coupling.a = other;
+    coupling.coupling.b = mimic.joint;
+    coupling.coupling.ratio = mimic.multiplier;
+    coupling.coupling.offset = mimic.offset;
+    coupling.element = element + " <mimic>";
+    coupling.line = mimic.line;
+    graph_.couplings.push_back(coupling);
   }
   io::BuildOptions build;
   build.merge_fixed_joints = options_.merge_fixed_joints;
+  build.limit_stops = options_.limit_stops;
   return io::build_model(std::move(graph_), build, warnings_);
 }
 

@@ -10,6 +10,9 @@
 // spherical is refused (URDF has none), and so is any loop. Markers become massless links
 // on fixed joints (read back as markers). Friction: coulomb_viscous without load → the
 // <dynamics friction damping> read_urdf reads; other laws are dropped with a warning.
+// Format 3: joint-spring-dampers of stiffness 0 add to <dynamics damping>, a gear coupling
+// becomes the <mimic> of its joint b; other force elements and armature are not written
+// (warning).
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -145,15 +148,56 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
       out << "    <axis xyz=\"" << vec(joint.axis) << "\"/>\n";
     if (joint.type == JointType::Universal) out << "    <axis xyz=\"" << vec(joint.second_axis) << "\"/>\n";
     if (limited) write_limits(out, joint, positions);
+    // <dynamics damping friction>: damping = the damping of the joint's spring-dampers of
+    // stiffness 0 (what read_urdf makes of it) plus a coulomb_viscous law's viscous term;
+    // friction = that law's Coulomb effort.
+    double damping = 0.0, friction = 0.0;
+    bool dynamics = false;
     if (joint.friction) {
       const JointFriction& f = *joint.friction;
-      if (f.model == FrictionModel::CoulombViscous && !f.load && joint.type != JointType::Universal)
-        out << "    <dynamics damping=\"" << number(f.viscous) << "\" friction=\"" << number(f.coulomb) << "\"/>\n";
-      else
+      if (f.model == FrictionModel::CoulombViscous && !f.load && joint.type != JointType::Universal) {
+        damping += f.viscous;
+        friction = f.coulomb;
+        dynamics = true;
+      } else {
         warn(element, "friction is not written (URDF's <dynamics> holds Coulomb and viscous coefficients only)");
+      }
+    }
+    for (const ForceElement& force : model.forces)
+      if (is_joint_element(force.type) && force.joint == l) {
+        if (force.type == ForceElementType::JointSpringDamper && force.stiffness == 0.0) {
+          damping += force.damping;
+          dynamics = true;
+        } else {
+          warn("force '" + force.name + "'",
+               std::string(force_element_type_name(force.type)) +
+                   (force.type == ForceElementType::JointSpringDamper ? " with stiffness" : "") +
+                   " is not written (URDF's <dynamics> holds a damping and a friction only)");
+        }
+      }
+    if (dynamics) out << "    <dynamics damping=\"" << number(damping) << "\" friction=\"" << number(friction) << "\"/>\n";
+    // <mimic>: the coupling that drives this joint (b) from another (a).
+    bool mimic_written = false;
+    for (const Coupling& coupling : model.couplings) {
+      if (coupling.b != l) continue;
+      const std::string& driver = model.joints[static_cast<std::size_t>(coupling.a)].name;
+      if (mimic_written || joint.type == JointType::Universal ||
+          model.joints[static_cast<std::size_t>(coupling.a)].type == JointType::Universal) {
+        warn("coupling '" + coupling.name + "'", "not written (a URDF joint mimics one other joint of one coordinate)");
+        continue;
+      }
+      out << "    <mimic joint=\"" << io::xml_escaped(driver) << "\" multiplier=\"" << number(coupling.ratio)
+          << "\" offset=\"" << number(coupling.offset) << "\"/>\n";
+      mimic_written = true;
     }
     out << "  </joint>\n";
   }
+  for (const ForceElement& force : model.forces)
+    if (!is_joint_element(force.type))
+      warn("force '" + force.name + "'",
+           std::string(force_element_type_name(force.type)) + " is not written (URDF has no force elements)");
+  for (const Joint& joint : model.joints)
+    if (joint.armature != 0.0) warn("joint '" + joint.name + "'", "armature is not written (URDF has none)");
   for (const Marker& marker : model.markers) {
     if (names.count(marker.name)) {
       warn("marker '" + marker.name + "'", "a link has its name; the marker is not written");

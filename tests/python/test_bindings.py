@@ -18,7 +18,7 @@ TREES = ["examples/models/five_axis_tree.yaml", "examples/models/panda_7dof.yaml
          "tests/data/robots/half_cheetah.xml"]
 
 
-@pytest.mark.filterwarnings("ignore::mechdyn.ModelWarning")  # half_cheetah.xml: armature, springs
+@pytest.mark.filterwarnings("ignore::mechdyn.ModelWarning")  # half_cheetah.xml: passive joints
 @pytest.mark.parametrize("path", TREES)
 def test_mass_matrix_and_dynamics_agree_between_algorithms(source, path):
     # Catches a binding that passes the wrong argument, reads the wrong Data buffer, or a
@@ -211,7 +211,7 @@ def test_model_errors_carry_the_one_line_message(source, tmp_path):
 def test_reader_warnings_become_python_warnings(source):
     # The reader's warnings (what it changed or ignored) reach Python as ModelWarning,
     # pointing at the caller's line; catches warnings lost in the bindings.
-    with pytest.warns(mechdyn.ModelWarning, match="armature 0.1 ignored") as caught:
+    with pytest.warns(mechdyn.ModelWarning, match="without an actuator are passive") as caught:
         mechdyn.load_model(str(source / "tests/data/robots/half_cheetah.xml"))
     assert caught[0].filename == __file__
 

@@ -14,8 +14,8 @@
 // block-diagonal (1 for hinge/slide, B for angular velocities), and
 //   M_mj = Tᵀ M T,   h_mj = Tᵀ (h + M Ṫ v_mj) = Tᵀ rnea(q, v, a = Ṫ v_mj),
 // Ṫ v_mj = ω_body × ω_relative (angular blocks; ω_body from MuJoCo's cvel).
-// MuJoCo adds each dof's armature to M's diagonal; mechdyn has none (the reader warns):
-// it is taken out of MuJoCo's M before comparing.
+// MuJoCo adds each dof's armature to M's diagonal; so does mechdyn (the reader maps a hinge's
+// or slide's armature to Joint::armature, format 3): the comparison includes it.
 #include <mujoco/mujoco.h>
 
 #include <gtest/gtest.h>
@@ -27,6 +27,8 @@
 #include <sstream>
 
 #include "mechdyn/dynamics/crba.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/io/mjcf.hpp"
 #include "mechdyn/io/robot_files.hpp"
@@ -150,7 +152,9 @@ double compare_with_mujoco(const Model& model, const std::string& xml_path, unsi
     mj_forward(m, d);
     mj_fullM(m, dense.data(), d->qM);
     MatX M_mj = Eigen::Map<Eigen::Matrix<mjtNum, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(dense.data(), m->nv, m->nv);
-    for (int k = 0; k < m->nv; ++k) M_mj(k, k) -= m->dof_armature[k];
+    for (int k = 0; k < m->nv; ++k)  // ball and free joints' armature: no place in mechdyn (warned)
+      if (m->jnt_type[m->dof_jntid[k]] == mjJNT_BALL || m->jnt_type[m->dof_jntid[k]] == mjJNT_FREE)
+        M_mj(k, k) -= m->dof_armature[k];
     const VecX h_mj = Eigen::Map<const VecX>(d->qfrc_bias, m->nv);
     // Ṫ v_mj on the angular blocks: ω_body × ω_relative (world).
     VecX a = VecX::Zero(model.nv);
@@ -215,6 +219,73 @@ TEST(MjcfAgainstMujoco, OpenAiHalfCheetah) {
   // OpenAI Gym's half cheetah: slide and hinge root joints, euler/axisangle frames.
   const std::string path = data_file("half_cheetah.xml");
   EXPECT_LT(compare_with_mujoco(read(path), path, 3), 1e-9);
+}
+
+TEST(MjcfAgainstMujoco, PassiveForcesOfJointSpringsDampersAndTwoSiteTendons) {
+  // The format-3 elements read from MJCF against MuJoCo's own passive force (qfrc_passive:
+  // joint springs about springref, joint dampers, tendon spring-dampers) at random states,
+  // and M with the hinges' and slide's armature. Angles in degrees (springref and ref are
+  // converted), a joint ref, a skew hinge axis, and a tendon without springlength, whose
+  // rest length MuJoCo 2.2.2 takes at qpos_spring (every joint at its springref), not in
+  // qpos0 (the written pose: 0.7% off here). Catches a springref left in degrees, a tendon
+  // rest length in the wrong configuration, a damper's sign, a tendon
+  // point on the wrong body or in the wrong frame, armature missing from M.
+  const std::string text = R"(<mujoco model="passive">
+  <worldbody>
+    <site name="anchor" pos="0.3 0.2 2"/>
+    <body name="arm" pos="0 0 1" euler="0 0 20">
+      <joint name="shoulder" type="hinge" axis="0 1 0" stiffness="20" springref="30" damping="0.7" armature="0.05"/>
+      <inertial pos="0.5 0 0" mass="2" diaginertia="0.01 0.2 0.2"/>
+      <site name="mid" pos="0.5 0.1 0"/>
+      <body name="fore" pos="1 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 1" ref="10" stiffness="5" springref="-15" damping="0.2"/>
+        <inertial pos="0.4 0 0" mass="1" diaginertia="0.01 0.1 0.1"/>
+        <site name="tip" pos="0.8 0 0.1"/>
+      </body>
+      <body name="slider" pos="0 0 -0.2">
+        <joint name="rail" type="slide" axis="1 0 0" stiffness="100" springref="0.1" damping="3" armature="0.2"/>
+        <inertial pos="0 0 0" mass="0.5" diaginertia="0.01 0.01 0.01"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <spatial name="cable" stiffness="300" damping="2" springlength="0.9"><site site="anchor"/><site site="mid"/></spatial>
+    <spatial name="auto" stiffness="50" damping="0.5"><site site="mid"/><site site="tip"/></spatial>
+  </tendon>
+</mujoco>)";
+  const std::string path = ::testing::TempDir() + "mechdyn_passive.xml";
+  std::ofstream(path) << text;
+  const Model model = load_mjcf(path);
+  ASSERT_EQ(model.forces.size(), 5u);  // three joint spring-dampers, two tendons
+  EXPECT_LT(compare_with_mujoco(model, path, 5), 1e-9);  // M includes the armature
+  const Mujoco mujoco(path);
+  ASSERT_NE(mujoco.model, nullptr);
+  mjModel* m = mujoco.model;
+  mjData* d = mujoco.data;
+  Data data(model);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  double worst = 0.0;
+  for (int sample = 0; sample < 10; ++sample) {
+    VecX q(model.nq), v(model.nv);
+    for (int k = 0; k < model.nq; ++k) q[k] = uniform(rng);
+    for (int k = 0; k < model.nv; ++k) v[k] = uniform(rng);
+    VecX passive(model.nv);
+    for (const Joint& joint : model.joints) {
+      if (joint.nv == 0) continue;
+      const int id = mj_name2id(m, mjOBJ_JOINT, joint.name.c_str());
+      ASSERT_GE(id, 0) << joint.name;
+      d->qpos[m->jnt_qposadr[id]] = q[joint.q_index];
+      d->qvel[m->jnt_dofadr[id]] = v[joint.v_index];
+    }
+    mj_forward(m, d);
+    for (const Joint& joint : model.joints)
+      if (joint.nv > 0) passive[joint.v_index] = d->qfrc_passive[m->jnt_dofadr[mj_name2id(m, mjOBJ_JOINT, joint.name.c_str())]];
+    forward_kinematics(model, data, q, v);
+    force_elements(model, data, q, v, 0.0);
+    worst = std::max(worst, (data.applied_force - passive).cwiseAbs().maxCoeff() / passive.cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(worst, 1e-9);
 }
 
 // A URDF without its <visual> and <collision> elements (the meshes they name are not

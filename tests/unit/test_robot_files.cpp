@@ -263,9 +263,13 @@ TEST(UrdfReader, RotatedJointAndInertialFramesAreReexpressedInWorldAxes) {
   ASSERT_TRUE(model.joints[arm].limits.has_value());
   EXPECT_EQ(model.joints[arm].limits->lower, -1.0);
   EXPECT_EQ(model.joints[arm].limits->effort, 30.0);
-  ASSERT_TRUE(model.joints[arm].friction.has_value());  // damping → viscous, friction → Coulomb
-  EXPECT_EQ(model.joints[arm].friction->viscous, 0.5);
+  ASSERT_TRUE(model.joints[arm].friction.has_value());  // friction → Coulomb; damping → a joint damper
+  EXPECT_EQ(model.joints[arm].friction->viscous, 0.0);
   EXPECT_EQ(model.joints[arm].friction->coulomb, 0.25);
+  ASSERT_EQ(model.forces.size(), 1u);
+  EXPECT_EQ(model.forces[0].type, ForceElementType::JointSpringDamper);
+  EXPECT_EQ(model.forces[0].joint, arm);
+  EXPECT_EQ(model.forces[0].damping, 0.5);
   // The tip: origin (0 0 0.5) in the arm's joint frame = Rx(π/2)(0, 0, 0.5) = (0, −0.5, 0).
   EXPECT_TRUE(model.joints[tip].origin.isApprox(Vec3(0, -0.5, 0), 1e-15)) << model.joints[tip].origin.transpose();
   // axis (1 0 0) in the tip frame = Rx(π/2) Rz(π) x = −x.
@@ -304,10 +308,10 @@ TEST(UrdfReader, JointTypesMapToTheModelFormat) {
   EXPECT_TRUE(model.joints[*model.joint_index("air")].origin.isApprox(Vec3(0, 0, 3)));
 }
 
-TEST(UrdfReader, MimicJointLoadsAsAnIndependentJointWithAWarningNamingTheCoupling) {
-  // A gripper's mimic finger: loaded (a user expects the robot to load) as its own
-  // degree of freedom, never silently: the warning names the joint, the coupling and what
-  // was done. Catches a silently dropped <mimic> and a mimic joint that vanishes from q.
+TEST(UrdfReader, MimicJointIsAGearCouplingAndPassive) {
+  // A gripper's mimic finger: q_mirror = 1 · q_finger + 0.001, a gear coupling (format 3);
+  // the mimic joint keeps its coordinate and is passive. Catches a silently dropped
+  // <mimic>, a mimic joint that vanishes from q, a and b swapped.
   const std::string urdf = R"(<robot name="gripper">
   <link name="palm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="left"><inertial><mass value="0.1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
@@ -317,16 +321,15 @@ TEST(UrdfReader, MimicJointLoadsAsAnIndependentJointWithAWarningNamingTheCouplin
   <joint name="finger_mirror" type="prismatic"><parent link="palm"/><child link="right"/><axis xyz="-1 0 0"/>
     <limit lower="0" upper="0.04" effort="10" velocity="1"/><mimic joint="finger" multiplier="1" offset="0.001"/></joint>
 </robot>)";
-  std::vector<std::string> warnings;
-  const Model model = read_urdf(urdf, "gripper.urdf", {}, &warnings);
+  const Model model = read_urdf(urdf, "gripper.urdf");
   EXPECT_EQ(model.nv, 2);
   ASSERT_TRUE(model.joint_index("finger_mirror").has_value());
-  bool named = false;
-  for (const std::string& w : warnings)
-    named = named || (w.find("joint 'finger_mirror'") != std::string::npos &&
-                      w.find("<mimic joint='finger' multiplier=\"1\" offset=\"0.001\">") != std::string::npos &&
-                      w.find("independent joint") != std::string::npos);
-  EXPECT_TRUE(named) << "no warning names the mimic coupling";
+  ASSERT_EQ(model.couplings.size(), 1u);
+  EXPECT_EQ(model.couplings[0].a, *model.joint_index("finger"));
+  EXPECT_EQ(model.couplings[0].b, *model.joint_index("finger_mirror"));
+  EXPECT_EQ(model.couplings[0].ratio, 1.0);
+  EXPECT_EQ(model.couplings[0].offset, 0.001);
+  EXPECT_FALSE(model.joints[*model.joint_index("finger_mirror")].actuated);
 }
 
 // ---- SDFormat with a closed loop ------------------------------------------------------

@@ -12,7 +12,9 @@
 // (and a free joint's position, which is the world position, origin + q). The inertia is
 // written as principal moments (diaginertia) and the quaternion of the principal axes:
 // MuJoCo 2.2.2 converts fullinertia through an eigen-solver accurate to about 1e-8, the
-// principal form to round-off. Contacts are disabled; no geoms.
+// principal form to round-off. Contacts are disabled; no geoms. Force elements, couplings
+// and armature as joint attributes, <equality><joint>, spatial tendons and <position>
+// actuators (docs/robot-files.md "Writing"; read_mjcf reads them back).
 //
 // Loops (cut joints) become equality constraints, made as hard as MuJoCo 2.2.2 allows
 // (solimp 0.9999, the largest impedance it accepts; solref time constant 2 × timestep,
@@ -79,7 +81,9 @@ bool mjcf_supports(const Model& model);
 /// Reads MJCF text (docs/robot-files.md "MJCF": bodies, hinge/slide/ball/free joints,
 /// explicit or geom-derived inertias by MuJoCo's rules, defaults and childclass, the
 /// compiler's angle/eulerseq/inertiafromgeom/boundmass/boundinertia/balanceinertia/
-/// settotalmass, <include>, <equality> connect and weld as loops, sites as markers).
+/// settotalmass, <include>, <equality> connect and weld as loops, sites as markers; format
+/// 3: joint springs, dampers, armature, direct-solreflimit stops, <equality><joint> gears,
+/// two-site spatial tendons and <position> servos, docs/robot-files.md "Force elements").
 /// `base_directory` resolves <include file>; empty: includes are refused.
 Model read_mjcf(const std::string& text, const std::string& source, const std::string& base_directory = "",
                 const ImportOptions& options = {}, std::vector<std::string>* warnings = nullptr);

@@ -30,6 +30,13 @@ const char* model_format_name(ModelFormat format);
 /// Parses "yaml", "urdf", "sdf", "mjcf" (also "xml" for MJCF); std::nullopt otherwise.
 std::optional<ModelFormat> model_format_from_name(const std::string& name);
 
+/// Stiffness and damping of the joint stops a reader adds at a robot file's position
+/// limits on request (ImportOptions::limit_stops; force-elements.md joint-stop).
+struct LimitStops {
+  double stiffness = 0.0;  // k, N m/rad or N/m, > 0
+  double damping = 0.0;    // c, N m s/rad or N s/m, ≥ 0
+};
+
 /// Choices a user makes when reading a robot description (ignored for YAML model files).
 struct ImportOptions {
   /// Weld every fixed-joint child into its parent (mass, centre of mass and inertia
@@ -40,10 +47,17 @@ struct ImportOptions {
   /// URDF: attach the root link to ground by a free joint (URDF has no floating base;
   /// SDFormat and MJCF state theirs in the file). Default false: the root is fixed.
   bool floating_base = false;
-  /// Map joint damping and friction (URDF/SDFormat <dynamics>, MJCF damping/frictionloss)
-  /// to coulomb_viscous joint friction (with a warning: the formats leave their meaning
-  /// to the simulator). false: ignore them (also with a warning).
+  /// Read joint damping (URDF/SDFormat <dynamics damping>, MJCF damping) as a
+  /// joint-spring-damper force element and joint friction (<dynamics friction>, MJCF
+  /// frictionloss) as coulomb_viscous joint friction with that Coulomb effort (with a
+  /// warning: the formats leave the friction law to the simulator). false: ignore both
+  /// (also with a warning). Springs (MJCF stiffness, SDFormat spring_stiffness) are always read.
   bool joint_dynamics = true;
+  /// Position limits (URDF <limit lower upper>, MJCF range, SDFormat <limit>) stay
+  /// joint.limits; with this set, each joint of one coordinate with a limit also gets a
+  /// joint-stop force element "<joint>_stop" (format 3) at its limits with this stiffness
+  /// and damping (`mechdyn convert --limit-stops K[,C]`). Default: no stops.
+  std::optional<LimitStops> limit_stops;
 };
 
 /// The format named by a file's extension: .yaml/.yml, .urdf, .sdf/.world, .mjcf;
