@@ -527,7 +527,7 @@ TEST(RobotFileForceElementErrors, OneLineNamingFileElementAndProblem) {
 
 // ---- the command line -------------------------------------------------------------------
 
-TEST(RobotFileForceElementsCli, ConvertLimitStopsAndEvalOfAMimic) {
+TEST(RobotFileForceElementsCli, ConvertAddsLimitStopsOnlyOnRequest) {
   using testing::run_cli;
   const std::string urdf = testing::write_temporary_file("g.urdf", gripper_urdf());
   const std::string yaml = testing::temporary_path("g.yaml");
