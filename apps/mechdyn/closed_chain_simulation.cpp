@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "force_element_columns.hpp"
 #include "csv_output.hpp"
 #include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/constraints/assembly_recovery.hpp"
@@ -58,6 +59,7 @@ std::vector<std::string> header(const Model& model, const std::vector<int>& actu
   columns.push_back("closure_residual");
   columns.push_back("kinetic_energy_J");
   columns.push_back("potential_energy_J");
+  append_force_element_columns(model, columns);
   return columns;
 }
 
@@ -171,6 +173,7 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
     add(row.closure_residual);
     add(row.kinetic_energy);
     add(row.potential_energy);
+    add_force_element_values(model, data, add);
     line += '\n';
     if (!header_written) out << csv_header_line(columns);
     header_written = true;

@@ -15,6 +15,7 @@
 //     loops: residual and J (rows × nv).
 // So with the recursive method everything but M is O(n), and M costs what printing its
 // nv² numbers costs, in O(n) memory (Data made with no dense workspace).
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -25,6 +26,8 @@
 #include "common.hpp"
 #include "flexible_eval.hpp"
 #include "mechdyn/constraints/closed_chain_inverse_dynamics_derivatives.hpp"
+#include "mechdyn/constraints/constrained_forward_dynamics.hpp"
+#include "mechdyn/math/minimum_effort.hpp"
 #include "mechdyn/dynamics/aba_derivatives.hpp"
 #include "mechdyn/dynamics/joint_reaction_derivatives.hpp"
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
@@ -96,6 +99,7 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   AllTermsOptions options;
   options.method = recursive ? DynamicsMethod::Recursive : DynamicsMethod::Explicit;
   options.mass_matrix = recursive ? MassMatrixForm::Rows : MassMatrixForm::Dense;
+  if (!std::isfinite(o.time)) throw UsageError("--t: the time must be a finite number");
   options.time = o.time;
   compute_all_terms(model, data, q, v, o.has_a ? &a : nullptr, o.has_tau ? &tau : nullptr, options);
   // M is never copied whole: row i from data.mass_matrix or from the column forces, which
@@ -152,12 +156,32 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   // stays exactly what compute_all_terms left (rnea_derivatives recomputes tau its own way).
   std::unique_ptr<Data> derivative_stage;
   std::unique_ptr<DerivativeData> derivative_data;
+  bool element_wrenches = false;  // force elements that act through body wrenches (not on a joint only)
+  for (const ForceElement& e : model.forces) element_wrenches = element_wrenches || !is_joint_element(e.type);
   if (o.derivatives) {
     derivative_stage = std::make_unique<Data>(model, DenseWorkspace::None);  // reserves what it needs
     derivative_data = std::make_unique<DerivativeData>(model, o.has_a);  // with --a: the reactions' too
     DerivativeData& d = *derivative_data;
+    // Force elements: ∂Q_f/∂q, ∂Q_f/∂v at this state (dynamics/force_elements.hpp, exact),
+    // from the elements' state compute_all_terms left in data. τ = ID − Q_f, so
+    // ∂τ = ∂ID − ∂Q_f; a = FD(τ + Q_f), so ∂a = ∂FD|_{τ+Q_f} + M⁻¹ ∂Q_f.
+    MatX element_dq, element_dv;
+    if (element_wrenches && o.has_a)
+      std::cerr << "mechdyn: warning: " << o.model_path
+                << ": reaction_derivatives and dtau_with_friction_* left out: the derivatives of the force elements' "
+                   "body wrenches in the reactions are not derived yet (dtau_dq, dtau_dv include the elements)\n";
+    if (model.has_force_elements) {
+      element_dq = MatX::Zero(model.nv, model.nv);
+      element_dv = MatX::Zero(model.nv, model.nv);
+      force_element_derivatives(model, data, q, v, element_dq, element_dv);
+    }
     if (o.has_tau) {
-      aba_derivatives(model, *derivative_stage, d, q, v, tau);  // SolverError (status 3) at a singular M
+      const VecX total = tau + data.applied_force;
+      aba_derivatives(model, *derivative_stage, d, q, v, total);  // SolverError (status 3) at a singular M
+      if (model.has_force_elements) {
+        d.da_dq += d.da_dtau * element_dq;
+        d.da_dv += d.da_dtau * element_dv;
+      }
       check_finite(d.da_dq, "da_dq");
       check_finite(d.da_dv, "da_dv");
       check_finite(d.da_dtau, "da_dtau");
@@ -167,6 +191,10 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
         friction_effort_derivatives(model, *derivative_stage, d, q, v, a);  // and the reactions', dtau_dq, dtau_dv
       else
         joint_reaction_derivatives(model, *derivative_stage, d, q, v, a);  // and dtau_dq, dtau_dv
+      if (model.has_force_elements) {
+        d.dtau_dq -= element_dq;
+        d.dtau_dv -= element_dv;
+      }
       check_finite(d.dtau_dq, "dtau_dq");
       check_finite(d.dtau_dv, "dtau_dv");
       check_finite(d.dreaction_dq, "reaction_derivatives");
@@ -186,7 +214,10 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   std::unique_ptr<Data> closed_stage;
   std::unique_ptr<ClosedChainDerivativeData> closed;
   VecX closed_q, closed_v, closed_a;
-  if (o.derivatives && o.has_a && !model.loops.empty()) {
+  if (o.derivatives && o.has_a && model.has_constraints() && model.has_force_elements)
+    std::cerr << "mechdyn: warning: " << o.model_path
+              << ": closed_chain_derivatives left out: not yet derived with force elements\n";
+  if (o.derivatives && o.has_a && model.has_constraints() && !model.has_force_elements) {
     closed_stage = std::make_unique<Data>(model, DenseWorkspace::None);  // reserves what it needs
     closed = std::make_unique<ClosedChainDerivativeData>(model);
     closed_q = q, closed_v = v, closed_a = a;
@@ -206,9 +237,38 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       closed.reset();
     }
   }
+  // Couplings (force-elements.md): each coupling's effort λ, the multiplier of its row.
+  // With --a: the minimum-effort split [S_a Jᵀ] [τ_a; λ] = M a + h − Q_f (the closed-chain
+  // inverse dynamics' step 4, constraints/closed_chain_inverse_dynamics.hpp) at the given
+  // state; with --tau only: the constrained forward dynamics' λ at τ + Q_f.
+  VecX coupling_effort;
+  if (!model.couplings.empty() && (o.has_a || o.has_tau)) {
+    Data constrained(model);
+    const Eigen::Index rows = model.num_loop_rows;
+    VecX multipliers;
+    if (o.has_a) {
+      const std::vector<int>& actuated = constrained.actuated_dofs;
+      const auto na = static_cast<Eigen::Index>(actuated.size());
+      MatX system = MatX::Zero(model.nv, na + rows);
+      for (Eigen::Index c = 0; c < na; ++c) system(actuated[static_cast<std::size_t>(c)], c) = 1.0;
+      system.rightCols(rows) = data.loop_jacobian.transpose();
+      MinimumEffortSolver solver(model.nv, na + rows, na);
+      VecX solution = VecX::Zero(na + rows);
+      if (!solver.solve(system, data.tau, solution))
+        throw SolverError("couplings: the actuated efforts and the constraint forces cannot balance M a + h - Q_f "
+                          "([S_a J^T] loses row rank); a singular configuration");
+      multipliers = solution.tail(rows);
+    } else {
+      const VecX total = tau + data.applied_force;
+      constrained_forward_dynamics(model, constrained, q, v, total);
+      multipliers = constrained.loop_multiplier;
+    }
+    coupling_effort = multipliers.tail(static_cast<Eigen::Index>(model.couplings.size()));
+    check_finite(coupling_effort, "the couplings' efforts");
+  }
   const VecX& loop_residual = data.loop_residual;
   const MatX& loop_jacobian = data.loop_jacobian;
-  if (!model.loops.empty()) {
+  if (model.has_constraints()) {
     check_finite(loop_residual, "the loop residual");
     check_finite(loop_jacobian, "the loop Jacobian");
   }
@@ -336,10 +396,12 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       if (o.has_a) {
         json.key("dtau_dq"), json.matrix(d.dtau_dq);
         json.key("dtau_dv"), json.matrix(d.dtau_dv);
-        if (with_friction) {  // beyond the contract (docs/cli.md)
+        if (with_friction && !element_wrenches) {  // beyond the contract (docs/cli.md)
           json.key("dtau_with_friction_dq"), json.matrix(d.dfriction_dq);
           json.key("dtau_with_friction_dv"), json.matrix(d.dfriction_dv);
         }
+      }
+      if (o.has_a && !element_wrenches) {
         // Beyond the contract (docs/cli.md): ∂ of each joint's `reactions` entry, 3 × nv each.
         json.key("reaction_derivatives");
         json.begin_array();
@@ -382,7 +444,18 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
         json.end_object();
       }
     }
-    if (!model.loops.empty()) {
+    if (coupling_effort.size() > 0) {
+      json.key("couplings");
+      json.begin_array();
+      for (std::size_t c = 0; c < model.couplings.size(); ++c) {
+        json.begin_object();
+        json.key("name"), json.string(model.couplings[c].name);
+        json.key("effort"), json.number(coupling_effort[static_cast<Eigen::Index>(c)]);
+        json.end_object();
+      }
+      json.end_array();
+    }
+    if (model.has_constraints()) {
       json.key("loops");
       json.begin_object();
       json.key("residual"), json.vector(loop_residual);
@@ -481,7 +554,9 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       text_matrix("dtau_a/da_a (reduced mass matrix):", closed->dtau_da);
     }
   }
-  if (!model.loops.empty()) {
+  for (Eigen::Index c = 0; c < coupling_effort.size(); ++c)
+    out << "coupling " << model.couplings[static_cast<std::size_t>(c)].name << " effort " << fixed(coupling_effort[c]) << "\n";
+  if (model.has_constraints()) {
     out << "loop closure residual:";
     for (Eigen::Index i = 0; i < loop_residual.size(); ++i) out << " " << fixed(loop_residual[i]);
     out << "\n";

@@ -93,7 +93,7 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
   out << "model      " << model.name << "\n";
   out << "nq         " << model.nq << "\n";
   out << "nv         " << model.nv << "\n";
-  if (model.loops.empty())  // the tree dynamics of eval and simulate (closed chains have their own)
+  if (!model.has_constraints())  // the tree dynamics of eval and simulate (closed chains have their own)
     out << "method     " << describe_method("auto", model) << " in eval and simulate\n";
   out << "gravity    " << vec3_text(model.gravity) << " m/s^2\n";
   double total_mass = 0.0;
@@ -141,7 +141,7 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
   }
 
   out << "\nloops";
-  if (model.loops.empty()) out << " (none)\n";
+  if (!model.has_constraints()) out << " (none)\n";
   else out << "\n";
   for (const Loop& loop : model.loops) {
     out << "  " << loop.name << ": " << loop_type_name(loop.type) << " cut joint, " << body_name(model, loop.a.body)
@@ -149,8 +149,16 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
         << vec3_text(loop.b.point) << " (" << loop_rows(loop.type) << " rows from "
         << model.loop_row_index[static_cast<std::size_t>(&loop - model.loops.data())] << ")\n";
   }
-  if (!model.loops.empty() && !has_flexible_bodies(model)) out << closure_analysis(model);
-  if (!model.loops.empty() && has_flexible_bodies(model))
+  for (const Coupling& c : model.couplings)
+    out << "  " << c.name << ": gear coupling " << model.joints[static_cast<std::size_t>(c.b)].name << " = " << c.ratio
+        << " " << model.joints[static_cast<std::size_t>(c.a)].name << " + " << c.offset << " (1 row from "
+        << model.coupling_row_index + (&c - model.couplings.data()) << ")\n";
+  if (!model.forces.empty()) {
+    out << "\nforce elements\n";
+    for (const ForceElement& e : model.forces) out << "  " << e.name << ": " << force_element_type_name(e.type) << "\n";
+  }
+  if (model.has_constraints() && !has_flexible_bodies(model)) out << closure_analysis(model);
+  if (model.has_constraints() && has_flexible_bodies(model))
     out << "  closure analysis: not yet for models with flexible bodies\n";
   out << flexible_summary(model);
   out << "\nmarkers";

@@ -192,7 +192,7 @@ void append_row(const Model& model, const std::vector<int>& actuated, const Invd
 
 void run_invdyn(const InvdynOptions& o, std::ostream& standard_output) {
   const Model model = load_model(o.model_path);
-  if (model.loops.empty())
+  if (!model.has_constraints())
     throw UsageError(o.model_path + ": model '" + model.name +
                      "' has no loops: invdyn prescribes a body of a closed chain (trees: mechdyn simulate --mode inverse)");
   if (o.motion.empty() == o.motion_expression.empty())

@@ -119,7 +119,7 @@ Json mobility_json(const Model& model, const MobilityReport& r) {
   for (const RedundantConstraint& row : r.redundant_rows) {
     Json entry = Json::object();
     entry["row"] = row.row;
-    entry["loop"] = model.loops[row.loop].name;
+    entry["loop"] = model.constraint_name(row.loop);
     entry["loop_row"] = row.loop_row;
     entry["wrench"] = screws_json(ScrewBasis(row.wrench.plucker))[0];
     entry["description"] = describe_wrench(row.wrench, r.scale.length);
@@ -154,7 +154,7 @@ Json mobility_json(const Model& model, const MobilityReport& r) {
 }
 
 std::string loop_row_name(const Model& model, const RedundantConstraint& row) {
-  return model.loops[row.loop].name + " row " + std::to_string(row.loop_row);
+  return model.constraint_name(row.loop) + " row " + std::to_string(row.loop_row);
 }
 
 std::string mobility_summary(const Model& model, const MobilityReport& r) {

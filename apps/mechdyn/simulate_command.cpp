@@ -28,7 +28,9 @@
 #include "csv_output.hpp"
 #include "flexible_simulation.hpp"
 #include "scenario_file.hpp"
+#include "force_element_columns.hpp"
 #include "mechdyn/dynamics/energy.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
 #include "mechdyn/math/time_expressions.hpp"
@@ -95,7 +97,8 @@ std::vector<std::string> csv_header(const Model& model) {
     for (const char* c : {"tx", "ty", "tz"}) columns.push_back("reaction_" + j.name + "_" + c + "_N_m");
   }
   columns.push_back("kinetic_energy_J");
-  columns.push_back("potential_energy_J");
+  columns.push_back("potential_energy_J");  // with the force elements' (force-elements.md)
+  append_force_element_columns(model, columns);
   return columns;
 }
 
@@ -111,7 +114,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   }
   if (s.integrator == "newmark" || s.integrator == "hht")
     throw UsageError("integrator '" + s.integrator + "' is for models with flexible bodies (rigid: rk4 or dopri5)");
-  if (s.integrator == "ali3p" && model.loops.empty())
+  if (s.integrator == "ali3p" && !model.has_constraints())
     throw UsageError("integrator 'ali3p' is for models with loops (trees: rk4 or dopri5)");
   if (s.positions || !s.motion_table.empty() || !s.tau_table.empty())
     throw UsageError("positions, motion_table and tau_table are for models with flexible bodies (rigid closed chains: "
@@ -119,7 +122,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   const long intervals = output_intervals(s.duration, s.step);
   // One budget for the whole run (simulation/integration_budget.hpp).
   IntegrationBudget budget(s.max_steps.value_or(default_step_budget(intervals)), s.max_wall_time);
-  if (!model.loops.empty()) {  // closed chains: closed_chain_simulation.cpp
+  if (model.has_constraints()) {  // closed chains: closed_chain_simulation.cpp
     ClosedChainSettings c;
     c.mode = s.mode, c.tau = s.tau, c.velocities = s.velocities, c.accelerations = s.accelerations;
     c.q0 = s.q0, c.v0 = s.v0, c.duration = s.duration, c.step = s.step, c.rtol = s.rtol, c.atol = s.atol;
@@ -192,8 +195,12 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
   auto write_row = [&](double t, const VecX& q, const VecX& v, const VecX& a, const VecX& tau, const VecX& z,
                        Data& data) {
     joint_reactions(model, data, q, v, a);
+    // The force elements' wrenches (data.external_wrench, left by the run's force_elements
+    // at this row) in the reactions, and their potential energy.
+    if (model.has_force_elements) apply_external_wrenches_to_reactions(model, data);
     const double kinetic = kinetic_energy(model, data, q, v);
-    const double potential = potential_energy(model, data, q);
+    const double potential =
+        potential_energy(model, data, q) + (model.has_force_elements ? force_element_potential_energy(data) : 0.0);
     row = format_number(t);
     auto add = [&](double x) {
       if (!std::isfinite(x)) {
@@ -215,6 +222,7 @@ void run_simulate(const SimulateFlags& flags, std::ostream& standard_output) {
     }
     add(kinetic);
     add(potential);
+    add_force_element_values(model, data, add);
     if (with_loads) {
       joint_load_decomposition(model, data);  // from the reactions above
       for (int l = 0; l < model.num_bodies(); ++l) {

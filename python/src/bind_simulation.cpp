@@ -206,7 +206,7 @@ void bind_simulation(py::module_& m) {
                                     double duration, double step, const std::string& integrator, long every,
                                     double rtol, double atol, bool adaptive) {
     if (!model) throw InvalidArgument("simulate_closed_chain: model is None");
-    if (model->loops.empty()) throw InvalidArgument("simulate_closed_chain: model '" + model->name + "' has no loops (use simulate)");
+    if (!model->has_constraints()) throw InvalidArgument("simulate_closed_chain: model '" + model->name + "' has no loops (use simulate)");
     if (mode != "forward" && mode != "inverse") throw InvalidArgument("mode must be 'forward' or 'inverse', got '" + mode + "'");
     const auto chosen = closed_chain_integrator_from_name(integrator);
     if (!chosen) throw InvalidArgument("integrator must be 'rk4', 'dopri5' or 'ali3p', got '" + integrator + "'");

@@ -51,6 +51,8 @@ void subtract_external_generalized_force(const Model& model, Data& data) {
       for (int i = model.joints[k].v_index; i < model.joints[k].v_index + model.joints[k].nv; ++i)
         data.constraint_rhs_nv[i] -= data.motion_axis[i].dot(wrench);
   }
+  // The force elements' joint efforts (dynamics/force_elements.hpp; zero without elements).
+  if (model.has_force_elements) data.constraint_rhs_nv -= data.element_effort;
 }
 
 }  // namespace

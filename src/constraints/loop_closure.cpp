@@ -34,6 +34,12 @@ void detail::loop_jacobian_from_rows(const Model& model, Data& data) {
       add_chain(model, data, loop.b.body, data.loop_row_wrench_b[r], data.loop_jacobian, r);
     }
   }
+  for (std::size_t c = 0; c < model.couplings.size(); ++c) {  // g = q_b − ratio q_a − offset: J = e_bᵀ − ratio e_aᵀ
+    const Coupling& coupling = model.couplings[c];
+    const int row = model.coupling_row_index + static_cast<int>(c);
+    data.loop_jacobian(row, model.joints[static_cast<std::size_t>(coupling.b)].v_index) += 1.0;
+    data.loop_jacobian(row, model.joints[static_cast<std::size_t>(coupling.a)].v_index) -= coupling.ratio;
+  }
 }
 
 void detail::closure_from_stage(const Model& model, Data& data) {

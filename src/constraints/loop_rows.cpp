@@ -183,6 +183,19 @@ void detail::evaluate_loop_rows(const Model& model, Data& data, bool with_bias) 
     cut_joint_rows(loop, a, b, with_bias, data.loop_residual.data() + row, data.loop_row_wrench_a.data() + row,
                    data.loop_row_wrench_b.data() + row, with_bias ? data.loop_bias.data() + row : nullptr);
   }
+  // Couplings (force-elements.md): the row g = q_b − ratio q_a − offset, linear in q, so
+  // J̇ v = 0; its generalized force Jᵀ λ acts on the two coordinates, not through a body
+  // wrench pair (the unit wrenches are zero; J's row is set by loop_jacobian_from_rows).
+  for (std::size_t c = 0; c < model.couplings.size(); ++c) {
+    const Coupling& coupling = model.couplings[c];
+    const int row = model.coupling_row_index + static_cast<int>(c);
+    const auto k = 2 * static_cast<Eigen::Index>(c);
+    data.loop_residual[row] =
+        data.coupling_coordinates[k + 1] - coupling.ratio * data.coupling_coordinates[k] - coupling.offset;
+    data.loop_row_wrench_a[static_cast<std::size_t>(row)].setZero();
+    data.loop_row_wrench_b[static_cast<std::size_t>(row)].setZero();
+    if (with_bias) data.loop_bias[row] = 0.0;
+  }
 }
 
 void loop_row_wrenches(const Model& model, Data& data) {

@@ -96,7 +96,23 @@ SparseClosureSystem::SparseClosureSystem(const Model& model) : nv_(model.nv), ro
     }
     for (int k : support) chain[static_cast<std::size_t>(k)] = 0;
   }
+  // Couplings: two constant entries per row (chain code 0: jacobian_from_rows keeps them).
+  std::vector<std::pair<std::size_t, double>> constants;
+  for (std::size_t c = 0; c < model.couplings.size(); ++c) {
+    const Coupling& coupling = model.couplings[c];
+    const int va = model.joints[static_cast<std::size_t>(coupling.a)].v_index;
+    const int vb = model.joints[static_cast<std::size_t>(coupling.b)].v_index;
+    for (const auto& [dof, value] : {std::pair<int, double>{std::min(va, vb), va < vb ? -coupling.ratio : 1.0},
+                                     std::pair<int, double>{std::max(va, vb), va < vb ? 1.0 : -coupling.ratio}}) {
+      constants.emplace_back(entry_dof_.size(), value);
+      entry_dof_.push_back(dof);
+      entry_chain_.push_back(0);
+    }
+    row_start_.push_back(static_cast<int>(entry_dof_.size()));
+    row_loop_.push_back(static_cast<int>(model.loops.size() + c));
+  }
   jacobian_values_ = VecX::Zero(static_cast<Eigen::Index>(entry_dof_.size()));
+  for (const auto& [entry, value] : constants) jacobian_values_[static_cast<Eigen::Index>(entry)] = value;
 
   // M's ancestor pattern, coordinate by coordinate (Featherstone §6.5, λ = model.dof_parent).
   mass_start_.push_back(0);
@@ -179,6 +195,7 @@ void SparseClosureSystem::jacobian_from_rows(const Data& data) {
     for (int e = row_start_[static_cast<std::size_t>(r)]; e < row_start_[static_cast<std::size_t>(r) + 1]; ++e) {
       const Vec6& s = data.motion_axis[static_cast<std::size_t>(entry_dof_[static_cast<std::size_t>(e)])];
       const int chain = entry_chain_[static_cast<std::size_t>(e)];
+      if (chain == 0) continue;  // a coupling's constant entry
       double value = 0.0;  // EC eq. (24): s_kᵀ W_a on chain a, s_kᵀ W_b on chain b
       if (chain & 1) value += s.dot(wa);
       if (chain & 2) value += s.dot(wb);

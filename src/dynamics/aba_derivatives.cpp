@@ -63,6 +63,7 @@ void mass_matrix_from_composites(const Model& model, Data& data, DerivativeData&
     }
     for (int l = 0; l < nv; ++l)
       for (int k = l + 1; k < nv; ++k) mass(k, l) = mass(l, k);
+    if (model.has_armature) mass.diagonal() += model.armature;  // drives' reflected inertia
     return;
   }
   mass.setZero();
@@ -74,6 +75,7 @@ void mass_matrix_from_composites(const Model& model, Data& data, DerivativeData&
       mass(l, k) = entry;
     }
   }
+  if (model.has_armature) mass.diagonal() += model.armature;  // drives' reflected inertia
 }
 
 /// X = M⁻¹ X in place for the rows of X (nv × 3 nv, row-major), with the factor M = Lᵀ D L

@@ -325,7 +325,7 @@ void articulated_axes(const Model& model, Data& data, DerivativeData& work) {
     for (int k = joint.v_index + joint.nv - 1; k >= joint.v_index; --k) {  // eq. (D23)
       const Vec6& axis = data.motion_axis[k];
       const Vec6 force = inertia * axis;      // U_k
-      const double pivot = axis.dot(force);  // D_k
+      const double pivot = axis.dot(force) + (model.has_armature ? model.armature[k] : 0.0);  // D_k (+ armature)
       if (!(pivot > singular_below) || !std::isfinite(pivot)) {
         factor_mass_matrix(model, data);  // names the coordinate, as every solve with M does
         throw SolverError("mass matrix is not positive definite: articulated pivot " + std::to_string(pivot) +

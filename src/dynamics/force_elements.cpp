@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <vector>
+#include <cstdio>
 
 #include "../kinematics/kinematics_stage.hpp"
 #include "mechdyn/errors.hpp"
@@ -56,6 +59,34 @@ Vec3 point_at_zero(const Model& model, const BodyPoint& at) {
   return p;
 }
 
+// A time function's message names its position in the Data's lists ("forces[k] '…'" for
+// data.element_expressions, "forces_target[k] '…'" for data.element_targets; data.cpp's
+// order); name the element and its key instead: "force 'servo1' target '…' is not finite …".
+std::string name_failing_element(const Model& model, const std::string& message) {
+  int index = -1;
+  const bool targets = message.rfind("forces_target[", 0) == 0;
+  if (std::sscanf(message.c_str(), targets ? "forces_target[%d]" : "forces[%d]", &index) != 1) return message;
+  const std::size_t close = message.find(']');
+  const std::string rest = close == std::string::npos ? message : message.substr(close + 1);
+  int position = 0;
+  for (const ForceElement& e : model.forces) {
+    std::vector<const char*> keys;
+    if (e.type == ForceElementType::JointServo) {
+      if (targets) {
+        if (e.target_rate.empty()) keys.push_back("target (at t ± h, its numerical rate)");
+      } else {
+        keys.push_back("target");
+        if (!e.target_rate.empty()) keys.push_back("target_rate");
+      }
+    } else if (e.type == ForceElementType::Applied && !targets) {
+      keys = {"force[0]", "force[1]", "force[2]", "torque[0]", "torque[1]", "torque[2]"};
+    }
+    for (const char* key : keys)
+      if (position++ == index) return "force '" + e.name + "' " + key + rest;
+  }
+  return message;
+}
+
 // log of a rotation as a rotation vector (|θ| ≤ π).
 Vec3 rotation_log(const Mat3& R) {
   const Eigen::AngleAxisd aa(R);
@@ -72,11 +103,14 @@ void force_elements_from_kinematics(const Model& model, Data& data, const Eigen:
   data.element_effort.setZero();
   for (Vec6& w : data.external_wrench) w.setZero();
 
-  if (data.element_expressions) data.element_expressions->evaluate(t, data.element_expression_values);
+  if (!std::isfinite(t)) throw InvalidArgument("force elements: the time t is not finite");
   // Servos without target_rate: the central difference of the target (header).
   const double h = 1e-6 * std::max(1.0, std::abs(t));
-  if (data.element_targets) {
-    data.element_targets->evaluate(t + h, data.element_target_values);
+  try {
+    if (data.element_expressions) data.element_expressions->evaluate(t, data.element_expression_values);
+    if (data.element_targets) data.element_targets->evaluate(t + h, data.element_target_ahead);
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(name_failing_element(model, e.what()));
   }
   int expression = 0, target = 0;  // running indices into the time functions (data.cpp's order)
 
@@ -177,13 +211,13 @@ void force_elements_from_kinematics(const Model& model, Data& data, const Eigen:
 
   // Servos: the numerical target rate needs the targets at t − h too (one evaluation of
   // the same parsers), then the clamped efforts.
-  if (data.element_targets) {
-    VecX& ahead = data.element_target_values;
-    // ahead holds target(t + h); keep it in data.work's head while evaluating t − h.
-    const Eigen::Index nt = ahead.size();
-    data.work.head(nt) = ahead;
-    data.element_targets->evaluate(t - h, data.element_target_values);
-    for (Eigen::Index k = 0; k < nt; ++k) ahead[k] = (data.work[k] - ahead[k]) / (2.0 * h);  // now the rates
+  if (data.element_targets) {  // target_rate ≈ (target(t + h) − target(t − h)) / 2h
+    try {
+      data.element_targets->evaluate(t - h, data.element_target_values);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(name_failing_element(model, e.what()));
+    }
+    data.element_target_values = (data.element_target_ahead - data.element_target_values) / (2.0 * h);
   }
   expression = 0;
   target = 0;
@@ -256,6 +290,167 @@ void apply_external_wrenches_to_reactions(const Model& model, Data& data) {
     data.reaction_torque[u] = moment_about(w, data.position[u]);
     const Joint& joint = model.joints[u];
     for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) data.tau[k] = data.motion_axis[k].dot(w);
+  }
+}
+
+// ---- ∂Q_f/∂q, ∂Q_f/∂v (header) ------------------------------------------------------------
+//
+// For a force F (world) through a point p of body b and a moment M on b, Q_k = j_k · F + ω_k · M
+// for the coordinates k on the chain C_b (j_k = v_k + ω_k × p, s_k = [ω_k; v_k]). With every
+// axis fixed in a body frame at or below the joint that moves it (revolute, prismatic,
+// cylindrical, universal), the axes' rates under q_m are spatial cross products:
+//   ∂s_k/∂q_m = s_m × s_k for m at or above k on C_b (m ≤ k), 0 below,
+//   ∂j_k/∂q_m = ω_m × j_k (m ≤ k), ω_k × j_m (m > k),   ∂ω_k/∂q_m = ω_m × ω_k (m ≤ k), 0,
+// so ∂Q_k/∂q_m = j_k · ∂F/∂q_m + ω_k · ∂M/∂q_m + F · ∂j_k/∂q_m + M · ∂ω_k/∂q_m, exact.
+namespace {
+
+struct Chain {
+  std::vector<int> dofs;  // ascending: ancestors first
+};
+
+Chain chain_of(const Model& model, int body) {
+  Chain c;
+  for (int b = body; b != kGround; b = model.bodies[static_cast<std::size_t>(b)].parent) {
+    const Joint& joint = model.joints[static_cast<std::size_t>(b)];
+    for (int k = joint.v_index + joint.nv - 1; k >= joint.v_index; --k) c.dofs.push_back(k);
+  }
+  std::reverse(c.dofs.begin(), c.dofs.end());
+  return c;
+}
+
+void check_derivable_chain(const Model& model, const ForceElement& e, int body) {
+  for (int b = body; b != kGround; b = model.bodies[static_cast<std::size_t>(b)].parent) {
+    const JointType type = model.joints[static_cast<std::size_t>(b)].type;
+    if (type == JointType::Spherical || type == JointType::Free)
+      throw InvalidArgument("force element derivatives: force '" + e.name + "' acts on a chain with the " +
+                            joint_type_name(type) + " joint '" + model.joints[static_cast<std::size_t>(b)].name +
+                            "'; its derivatives are derived for revolute, prismatic, cylindrical and universal chains only");
+  }
+}
+
+Vec3 omega_of(const Data& data, int k) { return data.motion_axis[static_cast<std::size_t>(k)].head<3>(); }
+Vec3 j_of(const Data& data, int k, const Vec3& p) {
+  const Vec6& s = data.motion_axis[static_cast<std::size_t>(k)];
+  return s.tail<3>() + s.head<3>().cross(p);
+}
+
+// The 3 × nv point Jacobian of p on the chain (zero elsewhere), added with `sign`.
+void add_point_jacobian(const Data& data, const Chain& chain, const Vec3& p, double sign, Eigen::Matrix<double, 3, Eigen::Dynamic>& out) {
+  for (int k : chain.dofs) out.col(k) += sign * j_of(data, k, p);
+}
+
+// H_m = Σ_{k ∈ C} v_k ∂j_k/∂q_m (the q-derivative of the point's velocity), added with `sign`.
+void add_velocity_derivative(const Data& data, const Chain& chain, const Vec3& p, const Eigen::Ref<const VecX>& v,
+                             double sign, Eigen::Matrix<double, 3, Eigen::Dynamic>& out) {
+  for (std::size_t im = 0; im < chain.dofs.size(); ++im) {
+    const int m = chain.dofs[im];
+    Vec3 below = Vec3::Zero(), above = Vec3::Zero();  // Σ_{k ≥ m} v_k j_k, Σ_{k < m} v_k ω_k
+    for (std::size_t ik = 0; ik < chain.dofs.size(); ++ik) {
+      const int k = chain.dofs[ik];
+      if (ik >= im) below += v[k] * j_of(data, k, p);
+      else above += v[k] * omega_of(data, k);
+    }
+    out.col(m) += sign * (omega_of(data, m).cross(below) + above.cross(j_of(data, m, p)));
+  }
+}
+
+// dQ += the derivatives of a force F through p and a moment M on the chain's body, with
+// ∂F/∂q, ∂F/∂v, ∂M/∂q, ∂M/∂v given (3 × nv; null: zero).
+void add_wrench_derivatives(const Data& data, const Chain& chain, const Vec3& p, const Vec3& F, const Vec3& M,
+                            const Eigen::Matrix<double, 3, Eigen::Dynamic>* dF_dq,
+                            const Eigen::Matrix<double, 3, Eigen::Dynamic>* dF_dv, Eigen::Ref<MatX> dq,
+                            Eigen::Ref<MatX> dv) {
+  for (std::size_t ik = 0; ik < chain.dofs.size(); ++ik) {
+    const int k = chain.dofs[ik];
+    const Vec3 jk = j_of(data, k, p), wk = omega_of(data, k);
+    if (dF_dq) dq.row(k) += jk.transpose() * *dF_dq;
+    if (dF_dv) dv.row(k) += jk.transpose() * *dF_dv;
+    for (std::size_t im = 0; im < chain.dofs.size(); ++im) {
+      const int m = chain.dofs[im];
+      const Vec3 wm = omega_of(data, m);
+      const Vec3 dj = im <= ik ? Vec3(wm.cross(jk)) : Vec3(wk.cross(j_of(data, m, p)));
+      double entry = F.dot(dj);
+      if (im <= ik) entry += M.dot(wm.cross(wk));
+      dq(k, m) += entry;
+    }
+  }
+}
+
+}  // namespace
+
+void force_element_derivatives(const Model& model, const Data& data, const Eigen::Ref<const VecX>& q,
+                               const Eigen::Ref<const VecX>& v, Eigen::Ref<MatX> dq, Eigen::Ref<MatX> dv) {
+  if (dq.rows() != model.nv || dq.cols() != model.nv || dv.rows() != model.nv || dv.cols() != model.nv)
+    throw InvalidArgument("force_element_derivatives: dq and dv must be nv × nv");
+  check_kinematics(data, 1, "force_element_derivatives");
+  const Eigen::Index nv = model.nv;
+  using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic>;
+  for (std::size_t i = 0; i < model.forces.size(); ++i) {
+    const ForceElement& e = model.forces[i];
+    const auto index = static_cast<Eigen::Index>(i);
+    if (is_joint_element(e.type)) {
+      const Joint& joint = model.joints[static_cast<std::size_t>(e.joint)];
+      const int k = joint.v_index;
+      const double x = q[joint.q_index], rate = v[k];
+      double kq = 0.0, kv = 0.0;  // ∂effort/∂q, ∂effort/∂v
+      switch (e.type) {
+        case ForceElementType::JointSpringDamper:
+          kq = -e.stiffness, kv = -e.damping;
+          break;
+        case ForceElementType::JointStop: {
+          const double value = data.element_value[index];
+          if (value != 0.0) kq = -e.stiffness, kv = -e.damping;  // in contact and pushing (the max/min not active)
+          (void)x, (void)rate;
+          break;
+        }
+        case ForceElementType::JointServo: {
+          const double value = data.element_value[index];
+          if (std::abs(value) < e.max_effort) kq = -e.stiffness, kv = -e.damping;  // not clamped
+          break;
+        }
+        default:
+          break;
+      }
+      dq(k, k) += kq;
+      dv(k, k) += kv;
+      continue;
+    }
+    if (e.type == ForceElementType::Bushing)
+      throw InvalidArgument("force element derivatives: force '" + e.name +
+                            "' is a bushing; its derivatives are not derived yet (docs/force-elements.md)");
+    check_derivable_chain(model, e, e.a.body);
+    const Chain ca = chain_of(model, e.a.body);
+    const Vec3& pa = data.element_point_a[i];
+    const Vec6& Wa = data.element_wrench_a[i];
+    if (e.type == ForceElementType::Applied) {  // F, M constant in q and v: the geometric terms only
+      const Vec3 F = Wa.tail<3>(), M = Wa.head<3>() - pa.cross(F);
+      add_wrench_derivatives(data, ca, pa, F, M, nullptr, nullptr, dq, dv);
+      continue;
+    }
+    // Spring-damper: F_a = T u at p_a, −F_a at p_b.
+    check_derivable_chain(model, e, e.b.body);
+    const Chain cb = chain_of(model, e.b.body);
+    const Vec3& pb = data.element_point_b[i];
+    const double L = data.element_length[index], T = data.element_value[index];
+    if (L < 1e-12) continue;  // exerts nothing (force_elements threw otherwise)
+    const Vec3 u = (pb - pa) / L;
+    Mat3X D = Mat3X::Zero(3, nv), Hd = Mat3X::Zero(3, nv);  // ∂d/∂q (= ∂ḋ/∂v), ∂ḋ/∂q
+    add_point_jacobian(data, cb, pb, 1.0, D);
+    add_point_jacobian(data, ca, pa, -1.0, D);
+    add_velocity_derivative(data, cb, pb, v, 1.0, Hd);
+    add_velocity_derivative(data, ca, pa, v, -1.0, Hd);
+    const Vec3 d_rate = D * v;
+    const Mat3 P = (Mat3::Identity() - u * u.transpose()) / L;  // ∂u/∂d
+    const Eigen::RowVectorXd dL = u.transpose() * D;
+    const Eigen::RowVectorXd dLrate_q = (P * d_rate).transpose() * D + u.transpose() * Hd;
+    const Eigen::RowVectorXd dT_q = e.stiffness * dL + e.damping * dLrate_q;
+    const Eigen::RowVectorXd dT_v = e.damping * dL;
+    const Mat3X dF_dq = u * dT_q + T * (P * D);
+    const Mat3X dF_dv = u * dT_v;
+    const Vec3 F = T * u;
+    add_wrench_derivatives(data, ca, pa, F, Vec3::Zero(), &dF_dq, &dF_dv, dq, dv);
+    const Mat3X neg_q = -dF_dq, neg_v = -dF_dv;
+    add_wrench_derivatives(data, cb, pb, -F, Vec3::Zero(), &neg_q, &neg_v, dq, dv);
   }
 }
 

@@ -189,6 +189,7 @@ void rnea_derivatives_from_kinematics(const Model& model, const Data& data, Deri
   check_vector(v, model.nv, "v");
   check_vector(a, model.nv, "a");
   differentiate(model, data, work, v.data(), a.data());
+  if (model.has_armature) work.tau += model.armature.cwiseProduct(a);  // the drives' armature a (no q, v derivative)
 }
 
 void rnea_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
@@ -198,6 +199,7 @@ void rnea_derivatives(const Model& model, Data& data, DerivativeData& work, cons
   check_state(model, q, &v, &a);
   detail::kinematics_stage(model, data, q.data(), v.data(), a.data());
   differentiate(model, data, work, v.data(), a.data());  // the inputs checked once, here
+  if (model.has_armature) work.tau += model.armature.cwiseProduct(a);  // the drives' armature a (no q, v derivative)
 }
 
 }  // namespace mechdyn

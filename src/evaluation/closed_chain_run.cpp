@@ -16,6 +16,7 @@
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/constraints/sparse_closure.hpp"
 #include "mechdyn/dynamics/energy.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/model/checks.hpp"
 
@@ -146,9 +147,22 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
       for (Eigen::Index c = 0; c < na; ++c) a[actuated[c]] = input[c];
     }
   };
-  auto efforts = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv, Eigen::Ref<VecX> out) {
+  // The actuators' efforts (reported in the rows), and what the dynamics see: those plus
+  // the force elements' Q_f(q, v, t) (format 3, dynamics/force_elements.hpp), evaluated on a
+  // Data of their own (element_data) at each call.
+  auto actuator_efforts = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv,
+                              Eigen::Ref<VecX> out) {
     out.setZero();
     if (inputs.effort) inputs.effort(t, qq, vv, out);
+  };
+  std::unique_ptr<Data> element_data;
+  if (model.has_force_elements) element_data = std::make_unique<Data>(model, DenseWorkspace::None);
+  auto efforts = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv, Eigen::Ref<VecX> out) {
+    actuator_efforts(t, qq, vv, out);
+    if (element_data) {
+      force_elements(model, *element_data, qq, vv, t);
+      out += element_data->applied_force;
+    }
   };
 
   // Start on the constraint manifold (constraints/initial_state.hpp).
@@ -218,6 +232,9 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
     if (inverse) {
       prescribed(t);
       try {
+        // The elements' wrenches and joint efforts at the row's state (external_wrench,
+        // element_effort), read by the inverse dynamics as applied loads (τ = … − Q_f).
+        if (model.has_force_elements) force_elements(model, data, q, v, t);
         closed_chain_inverse_dynamics(model, data, q, v, a);
       } catch (const SolverError& e) {
         throw SolverError(std::string(e.what()) + at_time(t));
@@ -226,13 +243,19 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
       loop_closure(model, work, q);
       residual = work.loop_residual.lpNorm<Eigen::Infinity>();
     } else {
-      efforts(t, q, v, tau);
+      actuator_efforts(t, q, v, tau);
+      VecX& total = data.total_effort;
+      total = tau;
+      if (model.has_force_elements) {  // Q_f and the elements' body wrenches at the row (the reactions read them)
+        force_elements(model, data, q, v, t);
+        total += data.applied_force;
+      }
       try {
         if (row_dynamics) {  // the sparse augmented-Lagrangian dynamics: a, λ and the cut wrenches
-          a = row_dynamics->evaluate(model, data, q, v, tau);
+          a = row_dynamics->evaluate(model, data, q, v, total);
           residual = data.loop_residual.lpNorm<Eigen::Infinity>();
         } else {
-          a = constrained_forward_dynamics(model, data, q, v, tau);
+          a = constrained_forward_dynamics(model, data, q, v, total);
           residual = data.loop_residual.lpNorm<Eigen::Infinity>();
         }
       } catch (const SolverError& e) {
@@ -243,7 +266,8 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
     // Forward: the energies from the reactions' kinematics stage at (q, v, a), no pass of
     // their own; inverse: at the assembled (q, v).
     const double kinetic = inverse ? kinetic_energy(model, work, q, v) : kinetic_energy_from_kinematics(model, data);
-    const double potential = inverse ? potential_energy(model, work, q) : potential_energy_from_kinematics(model, data);
+    double potential = inverse ? potential_energy(model, work, q) : potential_energy_from_kinematics(model, data);
+    if (model.has_force_elements) potential += force_element_potential_energy(data);  // the elements' (force-elements.md)
     const ClosedChainRow row{t, q, v, a, tau, data, residual, kinetic, potential};
     if (observer) observer(row);
     ++summary.rows;

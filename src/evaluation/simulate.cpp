@@ -12,6 +12,7 @@
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/flexible/flexible_beam.hpp"
@@ -126,7 +127,7 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
   const long intervals = output_intervals(options);
   IntegrationBudget budget(step_budget(options, intervals), options.max_wall_time);
 
-  const bool loops = !model.loops.empty();
+  const bool loops = model.has_constraints();
   if (loops) {  // the closed-chain run of `mechdyn simulate` (evaluation/closed_chain_run.hpp), rk4 or dopri5
     ClosedChainRunOptions run;
     run.integrator = options.adaptive ? ClosedChainIntegrator::DormandPrince : ClosedChainIntegrator::Rk4;
@@ -171,12 +172,32 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
       out.setZero();
     }
   };
+  // Force elements (format 3): the dynamics see τ + Q_f(q, v, t); the rows report τ (the
+  // actuators') and leave the elements' values in the row's Data. With joint friction the
+  // effort callback of the friction simulation adds Q_f (evaluated on element_data); the
+  // joint loads that set load-dependent friction then do not see the elements' body
+  // wrenches (docs/force-elements.md, "Limits").
+  const bool elements = model.has_force_elements;
+  Data element_data(model, DenseWorkspace::None);
+  auto efforts_with_elements = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv,
+                                   Eigen::Ref<VecX> out) {
+    efforts(t, qq, vv, out);
+    if (!elements) return;
+    force_elements(model, element_data, qq, vv, t);
+    out += element_data.applied_force;
+  };
   AccelerationFunction acceleration = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv,
                                           Eigen::Ref<VecX> a) {
     if (!qq.allFinite() || !vv.allFinite()) throw SolverError("the state became non-finite at t = " + number(t) + " s");
     efforts(t, qq, vv, tau);
     try {
-      a = recursive ? aba(model, data, qq, vv, tau) : explicit_forward_dynamics(model, data, qq, vv, tau);
+      if (elements) {  // one kinematics pass: the elements' Q_f on it, then the dynamics at τ + Q_f
+        force_elements(model, data, qq, vv, t);
+        tau += data.applied_force;
+        a = recursive ? aba_from_kinematics(model, data, tau) : explicit_forward_dynamics_from_kinematics(model, data, tau);
+      } else {
+        a = recursive ? aba(model, data, qq, vv, tau) : explicit_forward_dynamics(model, data, qq, vv, tau);
+      }
     } catch (const SolverError& e) {
       throw SolverError(std::string(e.what()) + " at t = " + number(t) + " s");
     }
@@ -194,7 +215,7 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
     fo.dormand_prince.min_step = std::min(1e-12, 1e-6 * options.step);
     fo.dormand_prince.budget = &budget;
     fo.budget = &budget;
-    friction_simulation = std::make_unique<FrictionSimulation>(model, efforts, fo);
+    friction_simulation = std::make_unique<FrictionSimulation>(model, efforts_with_elements, fo);
   } else if (!options.adaptive) {
     rk4 = std::make_unique<Rk4Integrator>(model, acceleration);
     rk4->set_budget(&budget);
@@ -209,13 +230,19 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
   }
 
   VecX row_a = VecX::Zero(nv);
+  VecX& row_total = row_data.total_effort;  // τ + Q_f
   auto record = [&](double t) {
     efforts(t, q, v, row_tau);
+    row_total = row_tau;
+    if (elements) {  // Q_f and the elements' values at the row, left in the row's Data
+      force_elements(model, row_data, q, v, t);
+      row_total += row_data.applied_force;
+    }
     if (friction) {
       row_data.friction_state = z;
-      row_a = forward_dynamics_with_friction(model, row_data, q, v, row_tau);
+      row_a = forward_dynamics_with_friction(model, row_data, q, v, row_total);
     } else {
-      row_a = recursive ? aba(model, row_data, q, v, row_tau) : explicit_forward_dynamics(model, row_data, q, v, row_tau);
+      row_a = recursive ? aba(model, row_data, q, v, row_total) : explicit_forward_dynamics(model, row_data, q, v, row_total);
     }
     if (!row_a.allFinite()) throw SolverError("a result became non-finite at t = " + number(t) + " s");
     SimulationRow row{t, q, v, row_a, row_tau, z, row_data};
@@ -245,7 +272,7 @@ void simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0, cons
                       const SimulationObserver& observer) {
   check_options(options);
   require_rigid_bodies(model, model.name, "simulate_inverse");
-  if (!model.loops.empty())
+  if (model.has_constraints())
     throw ModelError("simulate_inverse: model '" + model.name +
                      "' has loops: its inverse run is the closed-chain run (evaluation/closed_chain_run.hpp)");
   const Eigen::Index nv = model.nv;
@@ -302,11 +329,15 @@ void simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0, cons
   VecX a = VecX::Zero(nv), tau = VecX::Zero(nv);
   auto record = [&](double t) {
     prescribed(t, a);
+    // Force elements first (their kinematics pass), so that the inverse dynamics below leave
+    // the row's stage at (q, v, a) for the observer: τ = M a + h − Q_f (+ τ_f).
+    if (model.has_force_elements) force_elements(model, row_data, q, v, t);
     tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
     if (friction) {
       row_data.friction_state = z;
       tau = inverse_dynamics_with_friction(model, row_data, q, v, a, LuGreEvaluation::State);
     }
+    if (model.has_force_elements) tau -= row_data.applied_force;  // the actuators' effort (force-elements.md)
     SimulationRow row{t, q, v, a, tau, z, row_data};
     if (observer) observer(row);
   };

@@ -76,7 +76,7 @@ SweepParameter sweep_parameter(const Model& model, const std::string& key, const
       for (const auto& l : vl) info.columns.push_back("v0_" + l.name + "_" + l.unit + "_per_s");
     } else if (key == "tau") {
       info.kind = Kind::Tau;
-      if (model.loops.empty()) {
+      if (!model.has_constraints()) {
         for (const auto& l : vl) info.columns.push_back("tau_" + l.name + (l.unit == "rad" ? "_N_m" : "_N"));
       } else {
         for (std::size_t k = 0; k < vl.size(); ++k)
@@ -110,7 +110,7 @@ SweepParameter sweep_parameter(const Model& model, const std::string& key, const
     if (head == "q0") info.kind = Kind::Q0Joint, info.columns = {"q0_" + l.name + "_" + l.unit};
     if (head == "v0") info.kind = Kind::V0Joint, info.columns = {"v0_" + l.name + "_" + l.unit + "_per_s"};
     if (head == "tau") {
-      if (!model.loops.empty()) throw InvalidArgument(element + ": tau.JOINT is for trees; with loops give the whole tau");
+      if (model.has_constraints()) throw InvalidArgument(element + ": tau.JOINT is for trees; with loops give the whole tau");
       info.kind = Kind::TauJoint, info.columns = {"tau_" + l.name + (l.unit == "rad" ? "_N_m" : "_N")};
     }
   } else {
@@ -172,7 +172,7 @@ SweepRow run_sweep_sample(const SweepSpec& spec, int index) {
     VecX q0 = model.initial_configuration.size() > 0 ? model.initial_configuration : model.neutral_configuration();
     VecX v0 = VecX::Zero(nv);
     SimulationOptions options = spec.options;
-    const bool loops = !model.loops.empty();
+    const bool loops = model.has_constraints();
     std::vector<std::string> tau(static_cast<std::size_t>(loops ? actuated_count(model) : nv), "0");
     for (const auto& [key, value] : sample) {
       const SweepParameter info = sweep_parameter(model, key, key);

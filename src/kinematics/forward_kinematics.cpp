@@ -103,6 +103,11 @@ void accelerations(const Model& model, const Data& data, const double* a, Aligne
 }  // namespace
 
 void detail::kinematics_stage(const Model& model, Data& data, const double* q, const double* v, const double* a) {
+  for (std::size_t c = 0; c < model.couplings.size(); ++c) {  // the coupled coordinates (closure rows of couplings)
+    const Coupling& coupling = model.couplings[c];
+    data.coupling_coordinates[2 * static_cast<Eigen::Index>(c)] = q[model.joints[static_cast<std::size_t>(coupling.a)].q_index];
+    data.coupling_coordinates[2 * static_cast<Eigen::Index>(c) + 1] = q[model.joints[static_cast<std::size_t>(coupling.b)].q_index];
+  }
   if (a != nullptr) {
     kinematics<2>(model, data, q, v, a);
     data.kinematics_level = 2;

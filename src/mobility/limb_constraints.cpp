@@ -55,7 +55,7 @@ std::vector<LimbConstraints> limb_constraints(const Model& model, Data& data, in
                                               double tolerance) {
   const int n = model.num_bodies();
   if (platform < 0 || platform >= n) throw InvalidArgument("limb_constraints: body index out of range");
-  if (!model.loops.empty()) loop_row_wrenches(model, data);
+  if (model.has_constraints()) loop_row_wrenches(model, data);
   const int ground = n;
   auto vertex = [&](int body) { return body == kGround ? ground : body; };
   std::vector<Edge> edges;

@@ -116,7 +116,7 @@ MobilityReport analyze_mobility(const Model& model, const Eigen::Ref<const VecX>
   report.q = q;
   report.tolerance = options.tolerance;
   Data data(model);
-  if (options.assemble && !model.loops.empty()) {
+  if (options.assemble && model.has_constraints()) {
     AssemblyOptions assembly = options.assembly;
     assembly.check_singular = false;  // singular configurations are what this analysis is for
     try {
@@ -138,6 +138,7 @@ MobilityReport analyze_mobility(const Model& model, const Eigen::Ref<const VecX>
   int freedoms = 0;
   for (const Joint& joint : model.joints) freedoms += joint.nv;
   for (const Loop& loop : model.loops) freedoms += 6 - loop_rows(loop.type);
+  freedoms -= static_cast<int>(model.couplings.size());  // a gear coupling removes one freedom (no body, no joint)
   report.gruebler_kutzbach = 6 * (report.bodies - report.joints) + freedoms;
   report.nv = model.nv;
   report.constraint_rows = rows;
@@ -158,13 +159,15 @@ MobilityReport analyze_mobility(const Model& model, const Eigen::Ref<const VecX>
     int loop = 0;
     for (int r = 0; r < rows; ++r) {
       while (loop + 1 < static_cast<int>(model.loops.size()) && model.loop_row_index[loop + 1] <= r) ++loop;
+      const bool coupling_row = r >= model.coupling_row_index;  // constraint index loops.size() + c
       VecX row = scaled.matrix.row(r).transpose();
       for (int pass = 0; pass < 2; ++pass)
         if (basis.cols() > 0) row -= basis * (basis.transpose() * row);
       const double norm = row.norm();
       if (norm <= threshold || basis.cols() >= closure.rank) {
         report.redundant_rows.push_back(
-            {r, loop, r - model.loop_row_index[loop], Wrench::from_spatial_force(data.loop_row_wrench_a[r])});
+            {r, coupling_row ? static_cast<int>(model.loops.size()) + (r - model.coupling_row_index) : loop,
+             coupling_row ? 0 : r - model.loop_row_index[loop], Wrench::from_spatial_force(data.loop_row_wrench_a[r])});
       } else {
         basis.conservativeResize(Eigen::NoChange, basis.cols() + 1);
         basis.col(basis.cols() - 1) = row / norm;

@@ -111,6 +111,7 @@ Data::Data(const Model& model, DenseWorkspace dense) {
   {
     const auto ne = static_cast<Eigen::Index>(model.forces.size());
     applied_force = VecX::Zero(nv);
+    coupling_coordinates = VecX::Zero(2 * static_cast<Eigen::Index>(model.couplings.size()));
     element_effort = VecX::Zero(nv);
     total_effort = VecX::Zero(nv);
     element_value = VecX::Zero(ne);
@@ -136,8 +137,9 @@ Data::Data(const Model& model, DenseWorkspace dense) {
       element_expression_values = VecX::Zero(static_cast<Eigen::Index>(expressions.size()));
     }
     if (!targets.empty()) {
-      element_targets.emplace(targets, "forces");
+      element_targets.emplace(targets, "forces_target");
       element_target_values = VecX::Zero(static_cast<Eigen::Index>(targets.size()));
+      element_target_ahead = VecX::Zero(static_cast<Eigen::Index>(targets.size()));
     }
   }
 
@@ -219,10 +221,10 @@ std::size_t Data::allocated_bytes() const {
   total += bytes_of(tau_with_friction) + bytes_of(friction_state) + bytes_of(friction_state_rate);
   total += bytes_of(friction_previous) + bytes_of(friction_rhs) + bytes_of(friction_direction);
   total += bytes_of(friction_matrix);
-  total += bytes_of(total_effort) + bytes_of(applied_force) + bytes_of(element_effort) + bytes_of(element_value) + bytes_of(element_energy);
+  total += bytes_of(coupling_coordinates) + bytes_of(total_effort) + bytes_of(applied_force) + bytes_of(element_effort) + bytes_of(element_value) + bytes_of(element_energy);
   total += bytes_of(element_length) + bytes_of(element_wrench_a) + bytes_of(element_wrench_b);
   total += bytes_of(element_point_a) + bytes_of(element_point_b) + bytes_of(element_expression_values);
-  total += bytes_of(element_target_values);
+  total += bytes_of(element_target_values) + bytes_of(element_target_ahead);
   // factorisations and solvers
   total += bytes_of(mass_llt.matrixLLT()) + bytes_of(friction_factor.matrixLLT());
   total += factor_svd.allocated_bytes() + passive_svd.allocated_bytes() + full_svd.allocated_bytes();

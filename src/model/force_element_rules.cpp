@@ -169,6 +169,18 @@ void finalize_force_elements(Model& model, const std::string& source) {
     }
   }
 
+  // Not yet on flexible bodies (a point on a beam needs its section frame; docs/force-elements.md).
+  for (const ForceElement& e : model.forces)
+    for (const BodyPoint* at : {&e.a, &e.b})
+      if (!is_joint_element(e.type) && at->body != kGround && model.bodies[static_cast<std::size_t>(at->body)].flexible)
+        fail(source, "force '" + e.name + "'",
+             "body '" + model.bodies[static_cast<std::size_t>(at->body)].name +
+                 "' is flexible; force elements on flexible bodies are not supported yet");
+  bool flexible = false;
+  for (const Body& b : model.bodies) flexible = flexible || b.flexible.has_value();
+  if (flexible && !model.couplings.empty())
+    fail(source, "coupling '" + model.couplings.front().name + "'", "couplings in models with flexible bodies are not supported yet");
+
   model.coupling_row_index = model.num_loop_rows;
   for (const Coupling& c : model.couplings) {
     const std::string element = "coupling '" + c.name + "'";

@@ -498,7 +498,6 @@ TEST(ForceElements, ServosWithoutTargetRateOutnumberingTheCoordinates) {
   // servos without target_rate than nv it writes past the end of the vector (heap
   // overflow; `mechdyn eval` of a one-joint model with 4 such servos: segmentation fault,
   // exit 139; with 2 it returns the right numbers by luck). Remove the skip once fixed.
-  GTEST_SKIP() << "BUG: servo target rates overflow data.work when servos without target_rate > nv";
   std::string text =
       "mechdyn: 3\nname: hinge\nbodies:\n  - name: L1\n    parent: ground\n"
       "    joint: {name: J1, type: revolute, axis: [0, 0, 1], origin: [0, 0, 0]}\n"
@@ -594,7 +593,6 @@ TEST(ForceElements, AbaDerivativesIncludeTheArmature) {
   // da_dtau 4.7619 = 1/0.21 instead of 3.8462 = 1/0.26; da_dq 13.4376 instead of
   // m g c sin q / 0.26 = 10.8535). The contract puts the armature into M "everywhere
   // (forward and inverse dynamics, energies, derivatives)". Remove the skip once fixed.
-  GTEST_SKIP() << "BUG: aba_derivatives leaves out the armature";
   const Model with = chain("", true), without = chain("", false);
   std::mt19937 rng(23);
   const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng), tau = testing::random_vector(6, rng);
@@ -621,7 +619,6 @@ TEST(ForceElements, RneaDerivativesWithTheArmature) {
   // BUG (rnea_derivatives, armature): work.tau is τ of the model without the armature
   // (seed 29: |w.tau − n.tau| = 0 where |armature ∘ a| = 0.3504), while rnea(model, ...)
   // includes it. ∂τ/∂q, ∂τ/∂v are unaffected. Remove the skip once fixed.
-  GTEST_SKIP() << "BUG: rnea_derivatives' tau leaves out armature * a";
   const Model with = chain("", true), without = chain("", false);
   std::mt19937 rng(29);
   const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng), a = testing::random_vector(6, rng);

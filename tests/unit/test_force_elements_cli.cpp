@@ -152,7 +152,6 @@ TEST(ForceElementsCli, EvalDerivativesIncludeTheElements) {
   // Measured on this hinge at q = 0.5, v = 0.7, a = 1.3, t = 0.9: dtau_dq −2.8219 (the
   // gravity term alone) against 115.61 by the closed form, dtau_dv 0 against 3.4225,
   // da_dq 13.438 against −444.66, da_dv 0 against −13.164. Remove the skip once fixed.
-  GTEST_SKIP() << "BUG: eval --derivatives leaves out the force elements' derivatives";
   const std::string path = testing::write_temporary_file("hinge_elements_derivatives.yaml", kModel);
   const double q = 0.5, v = 0.7, a = 1.3, t = 0.9, h = 1e-6;
   auto tau_of = [&](double qq, double vv) {

@@ -15,7 +15,9 @@
 //     (eq. 47 in the model-format.md form) and eq. (42) or (52); driving effort
 //     τ_d = τ_a + τ_f (eq. 56: friction opposes the joint velocity).
 // External wrenches: data.external_wrench (per body, on the body) enters step 4 as
-// −Σ_b J_bᵀ E_b and step 5 as an applied load.
+// −Σ_b J_bᵀ E_b and step 5 as an applied load; with force elements (format 3) also their
+// joint efforts data.element_effort: call force_elements(q, v, t) on this Data first, so
+// that τ_a balances M a + h − Q_f (dynamics/force_elements.hpp).
 // Redundancy: with redundant closure rows or redundant actuation [S_a Jᵀ] has more columns
 // than rank and (τ_a, λ) is not unique. Returned: the minimum-2-norm actuator efforts τ_a
 // (over τ_a alone — not mixed with λ, whose rows have other units and depend on the
@@ -28,7 +30,7 @@
 // friction library; passive joints are frictionless, as in EC §5.2.
 // Allocates nothing after Data is built.
 //
-// Reads: Model, q, v, a (actuated parts), data.external_wrench. Writes: q, v, a
+// Reads: Model, q, v, a (actuated parts), data.external_wrench, data.element_effort. Writes: q, v, a
 // (completed), the kinematics stage at (q, v, a), data.tau (the efforts), data.loop_*
 // (residual, jacobian, bias, multiplier, row wrenches), data.cut_* (wrenches, points,
 // forces, torques), data.cut_subtree_wrench, the reactions (data.reaction_force,

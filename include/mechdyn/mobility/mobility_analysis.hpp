@@ -53,7 +53,7 @@ struct MobilityOptions {
 /// One closure row found to depend on the rows before it.
 struct RedundantConstraint {
   int row = 0;       // row of the closure Jacobian
-  int loop = 0;      // the cut joint (model.loops index)
+  int loop = 0;      // the cut joint (model.loops index), or loops.size() + c for coupling c (Model::constraint_name)
   int loop_row = 0;  // row within that cut joint (order of constraints/loop_closure.hpp)
   Wrench wrench;     // its unit constraint wrench on body a (f; m about the world origin)
 };

@@ -134,6 +134,8 @@ struct Data {
 
   // ---- loop closure (constraints/loop_closure.hpp) ------------------------------
   VecX loop_residual;   // Φ(q): position closure residual, model.num_loop_rows (EC eq. 24 integrated)
+  VecX coupling_coordinates;  // per coupling c: (q_a, q_b) at the kinematics stage's q (entries 2c, 2c + 1);
+                              // its closure row q_b − ratio q_a − offset reads them
   MatX loop_jacobian;   // ∂Φ/∂q · (velocity map): rows × nv, so that Φ̇ = J q̇ (EC eq. 24)
 
   // ---- closed chains (constraints/*.hpp: loop_acceleration, cut_joint_forces,
@@ -211,7 +213,8 @@ struct Data {
   std::optional<TimeExpressions> element_expressions;  // per servo target(t) [, target_rate(t)]; per applied load 6
   std::optional<TimeExpressions> element_targets;      // the targets of servos without target_rate (at t ± h)
   VecX element_expression_values;                      // their values at t
-  VecX element_target_values;                          // scratch: targets at t ± h
+  VecX element_target_values;                          // scratch: targets at t − h, then the rates
+  VecX element_target_ahead;                           // scratch: targets at t + h
   // ==== force elements — end ==========================================================
 
  private:

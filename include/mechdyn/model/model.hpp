@@ -140,6 +140,12 @@ struct Model {
   /// True when the model has constraint rows (cut joints or couplings): a constrained
   /// mechanism (constraints/).
   bool has_constraints() const { return num_loop_rows > 0; }
+  /// The name of constraint k of the closure: the loops in order, then the couplings
+  /// (k = loops.size() + c for coupling c).
+  const std::string& constraint_name(int k) const {
+    const auto nl = static_cast<int>(loops.size());
+    return k < nl ? loops[static_cast<std::size_t>(k)].name : couplings[static_cast<std::size_t>(k - nl)].name;
+  }
   /// The format version a writer must state: 3 with force elements, couplings or
   /// armature, 2 with flexible bodies, else 1.
   int format_version() const;
