@@ -180,6 +180,12 @@ void finalize_force_elements(Model& model, const std::string& source) {
   for (const Body& b : model.bodies) flexible = flexible || b.flexible.has_value();
   if (flexible && !model.couplings.empty())
     fail(source, "coupling '" + model.couplings.front().name + "'", "couplings in models with flexible bodies are not supported yet");
+  // The flexible-body dynamics (flexible/, evaluation/flexible_run.hpp) do not read Q_f or the
+  // armature yet: refused, never silently dropped.
+  if (flexible && !model.forces.empty())
+    fail(source, "force '" + model.forces.front().name + "'", "force elements in models with flexible bodies are not supported yet");
+  if (flexible && model.has_armature)
+    fail(source, "armature", "armature in models with flexible bodies is not supported yet");
 
   model.coupling_row_index = model.num_loop_rows;
   for (const Coupling& c : model.couplings) {
