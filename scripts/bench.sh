@@ -57,7 +57,7 @@ cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=ON -DMECHDYN_BUILD_PYTHON=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 # (the command-line tool is built for mechdyn_bench_codegen, whose C it writes at build time)
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_bench_many_loops mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
+  mechdyn_bench_many_loops mechdyn_bench_force_elements mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -175,6 +175,18 @@ fi
 echo
 "$build_dir/bench/mechdyn_bench_many_loops" "${loops_flags[@]}" "${extra[@]}" >/dev/null
 "$python" "$repo/scripts/many_loops_table.py" "$loops_json"
+
+# --- force elements (issue 26 "Speed"): with ≤ 1.10 × without + the elements' own work ----
+echo
+fe_flags=(--benchmark_format=console)
+[ "$smoke" -eq 1 ] && fe_flags+=(--benchmark_min_time=0.01)
+"$build_dir/bench/mechdyn_bench_force_elements" "${fe_flags[@]}" 2>/dev/null | awk '
+  /^BM_/ { split($1, p, "/"); name = p[1]; key = p[2] "/" (p[3] == "" ? "0" : p[3]); t[name, key] = $2 }
+  END {
+    for (k in t) { split(k, q, SUBSEP); if (q[1] == "BM_ForwardWith") keys[q[2]] = 1 }
+    print "force elements: forward dynamics with / (without + elements alone); target <= 1.10"
+    for (key in keys) { split(key, z, "/"); e = t["BM_ElementsOnly", z[1] "/0"]
+      printf "  links %s %s: %.0f ns / (%.0f + %.0f) ns = %.3f\n", z[1], (z[2] == 1 ? "ABA" : "explicit"), t["BM_ForwardWith", key], t["BM_ForwardWithout", key], e, t["BM_ForwardWith", key] / (t["BM_ForwardWithout", key] + e) } }'
 
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo

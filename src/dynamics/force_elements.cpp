@@ -235,19 +235,29 @@ void force_elements_from_kinematics(const Model& model, Data& data, const Eigen:
     data.element_effort[joint.v_index] += effort;
   }
 
-  // Q_f: the joint efforts plus Jᵀ of every wrench; the per-body sums for the reactions.
-  data.applied_force = data.element_effort;
+  // The per-body sums E_l (read by the reactions), then Q_f = the joint efforts + Σ_l J_lᵀ E_l
+  // by one backward pass over the subtree sums (O(n + elements), not O(elements · depth)):
+  // Q_k = s_kᵀ Σ_{l ∈ subtree of k's body} E_l. data.cut_subtree_wrench is the scratch.
+  bool any_wrench = false;
   for (std::size_t i = 0; i < model.forces.size(); ++i) {
     const ForceElement& e = model.forces[i];
     if (is_joint_element(e.type)) continue;
-    if (e.a.body != kGround) {
-      add_chain(model, data, e.a.body, data.element_wrench_a[i], data.applied_force);
-      data.external_wrench[static_cast<std::size_t>(e.a.body)] += data.element_wrench_a[i];
-    }
-    if (e.type != ForceElementType::Applied && e.b.body != kGround) {
-      add_chain(model, data, e.b.body, data.element_wrench_b[i], data.applied_force);
+    any_wrench = true;
+    if (e.a.body != kGround) data.external_wrench[static_cast<std::size_t>(e.a.body)] += data.element_wrench_a[i];
+    if (e.type != ForceElementType::Applied && e.b.body != kGround)
       data.external_wrench[static_cast<std::size_t>(e.b.body)] += data.element_wrench_b[i];
-    }
+  }
+  data.applied_force = data.element_effort;
+  if (!any_wrench) return;
+  const int n = model.num_bodies();
+  for (int l = 0; l < n; ++l) data.cut_subtree_wrench[static_cast<std::size_t>(l)] = data.external_wrench[static_cast<std::size_t>(l)];
+  for (int l = n - 1; l >= 0; --l) {
+    const int parent = model.bodies[static_cast<std::size_t>(l)].parent;
+    const Vec6& w = data.cut_subtree_wrench[static_cast<std::size_t>(l)];
+    const Joint& joint = model.joints[static_cast<std::size_t>(l)];
+    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k)
+      data.applied_force[k] += data.motion_axis[static_cast<std::size_t>(k)].dot(w);
+    if (parent != kGround) data.cut_subtree_wrench[static_cast<std::size_t>(parent)] += w;
   }
 }
 

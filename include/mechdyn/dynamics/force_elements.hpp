@@ -32,7 +32,9 @@
 //   applied         force F(t) through the body point, moment M(t), world components.
 // Points on flexible bodies are not supported yet (finalize_model refuses them).
 //
-// Cost: O(Σ_e depth of its bodies) plus the time functions; allocates nothing.
+// Cost: O(n + elements) plus the time functions (the body wrenches are summed per body,
+// Q_f = Σ s_kᵀ of the subtree sums in one backward pass); allocates nothing. Measured with
+// bench/bench_force_elements.cpp: docs/force-elements.md "Cost".
 #pragma once
 
 #include "mechdyn/model/data.hpp"
@@ -43,7 +45,8 @@ namespace mechdyn {
 /// any algorithm that leaves level ≥ 1 at this q, v). Writes data.applied_force (Q_f),
 /// data.element_effort, data.element_value / _energy / _length / _wrench_a / _wrench_b /
 /// _point_a / _point_b, and data.external_wrench (per body: the sum of the elements'
-/// wrenches on it; read by the closed-chain reactions and apply_external_wrenches).
+/// wrenches on it; read by the closed-chain reactions and apply_external_wrenches);
+/// data.cut_subtree_wrench as scratch (Q_f by one backward pass over the subtree sums).
 /// A model without force elements: Q_f = 0, external_wrench untouched. Throws SolverError
 /// for a spring-damper of length < 1e-12 m that would exert a force (its direction is
 /// undefined), InvalidArgument when a time function is not finite.
