@@ -158,13 +158,15 @@ void bind_dynamics(py::module_& m) {
   });
 
   m.def("compute_all_terms", [](const Model& model, PyData& pd, py::handle q, py::handle v, py::handle a,
-                                py::handle tau, const std::string& method) {
+                                py::handle tau, const std::string& method, double t) {
     Data& data = data_for(model, pd);
     InputVector qv(q, model.nq, "q", "nq"), vv(v, model.nv, "v", "nv");
     AllTermsOptions options;
     if (method == "explicit") options.method = DynamicsMethod::Explicit;
     else if (method == "recursive") options.method = DynamicsMethod::Recursive;
     else throw InvalidArgument("method must be 'explicit' or 'recursive', got '" + method + "'");
+    if (!std::isfinite(t)) throw InvalidArgument("t must be finite");
+    options.time = t;
     std::optional<VecX> av, tv;
     if (!a.is_none()) av = owned_vector(a, model.nv, "a", "nv");
     if (!tau.is_none()) tv = owned_vector(tau, model.nv, "tau", "nv");
@@ -173,9 +175,11 @@ void bind_dynamics(py::module_& m) {
       return 0;
     });
   }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a") = py::none(),
-     py::arg("tau") = py::none(), py::arg("method") = "explicit",
+     py::arg("tau") = py::none(), py::arg("method") = "explicit", py::arg("t") = 0.0,
      "Every term of one state on one kinematics stage (M, h, g, Φ, J; with a: reactions, friction, τ; "
-     "with tau: q̈) into data (the entry point behind `mechdyn eval`).");
+     "with tau: q̈) into data (the entry point behind `mechdyn eval`). With force elements (format 3) also Q_f "
+     "at time t (data.applied_force, element_value, ...): τ = M a + h − Q_f, q̈ solves M q̈ = τ + Q_f − h; M "
+     "includes the armature.");
 }
 
 }  // namespace mechdyn::python

@@ -47,6 +47,7 @@ py::dict joint_dict(const Model& model, int i) {
   d["nq"] = j.nq;
   d["nv"] = j.nv;
   d["friction"] = j.friction.has_value();
+  d["armature"] = j.armature;  // reflected drive inertia on M's diagonal (format 3; Model.set_armature)
   d["quaternion_offset"] = joint_quaternion_offset(j);  // -1: none; else q[q_index + offset : +4] is a unit quaternion
   return d;
 }
@@ -284,6 +285,17 @@ void bind_model(py::module_& m) {
   MECHDYN_VIEW(constraint_force, vector_view, "per body: f_r (revolute) / f_p (prismatic)");
   MECHDYN_VIEW(axial_load, vector_view, "per body: f_m (revolute) / τ_m (prismatic)");
   MECHDYN_VIEW(normal_load, vector_view, "per body: τ_n / f_n (0 without friction.load)");
+  MECHDYN_VIEW(applied_force, vector_view, "Q_f: generalized force of the force elements (force_elements), nv");
+  MECHDYN_VIEW(element_effort, vector_view, "the joint elements' efforts per velocity coordinate (part of Q_f), nv");
+  MECHDYN_VIEW(element_value, vector_view,
+               "per force element: tension (spring-damper, N), effort (joint elements), |F| (bushing, applied)");
+  MECHDYN_VIEW(element_energy, vector_view, "per force element: potential energy (J)");
+  MECHDYN_VIEW(element_length, vector_view, "per force element: |p_b − p_a| (spring-damper, bushing), else 0");
+  MECHDYN_VIEW(element_wrench_a, vec6_list_view,
+               "per force element: wrench on body a [moment about the world origin; force], world, (ne, 6)");
+  MECHDYN_VIEW(element_wrench_b, vec6_list_view, "per force element: wrench on body b, world origin, (ne, 6)");
+  MECHDYN_VIEW(element_point_a, vec3_list_view, "per force element: point a in the world, (ne, 3)");
+  MECHDYN_VIEW(element_point_b, vec3_list_view, "per force element: point b in the world, (ne, 3)");
 #undef MECHDYN_VIEW
   data.def_property_readonly("kinematics_level", [](const PyData& d) { return d.data.kinematics_level; },
                              "-1 nothing, 0 poses, 1 and velocities, 2 and accelerations");

@@ -6,9 +6,11 @@
 #include <iostream>
 #include <limits>
 #include <mutex>
+#include <type_traits>
 
 #include "common.hpp"
 #include "mechdyn/dynamics/energy.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/evaluation/closed_chain_run.hpp"
 #include "mechdyn/evaluation/flexible_run.hpp"
@@ -22,23 +24,41 @@ namespace mechdyn::python {
 
 namespace {
 
+// The force elements' and couplings' numbers of each row (format 3): the columns
+// force_<name>_ and coupling_<name>_ of `mechdyn simulate`, and the elements' energies.
+struct ElementRows {
+  std::vector<double> value, energy, coupling;
+  // Appends the row's numbers from the Data on which the row was computed (the run's last
+  // force_elements at the row's state; with couplings, the constraint multipliers).
+  void add(const Model& model, const Data& data) {
+    for (std::size_t e = 0; e < model.forces.size(); ++e) {
+      value.push_back(data.element_value[static_cast<Eigen::Index>(e)]);
+      energy.push_back(data.element_energy[static_cast<Eigen::Index>(e)]);
+    }
+    for (std::size_t c = 0; c < model.couplings.size(); ++c)
+      coupling.push_back(data.loop_multiplier[model.coupling_row_index + static_cast<Eigen::Index>(c)]);
+  }
+};
+
 // The result of simulate: new arrays (C order), rows = output times.
 struct Trajectory {
-  py::array_t<double> t, q, v, a, tau;
+  py::array_t<double> t, q, v, a, tau, kinetic_energy, potential_energy, force_value, force_energy, coupling_effort;
+  py::list force_names, coupling_names;
 };
 
 // The result of simulate_closed_chain: the rows of `mechdyn simulate` on a model with loops.
 struct ClosedChainTrajectory {
   py::array_t<double> t, q, v, a, tau, cut_force, cut_torque, reaction_force, reaction_torque, closure_residual,
-      kinetic_energy, potential_energy;
-  py::list warnings;
+      kinetic_energy, potential_energy, force_value, force_energy, coupling_effort;
+  py::list warnings, force_names, coupling_names;
   long near_singular_episodes = 0;
 };
 
 // The result of simulate_inverse: the rows of `mechdyn simulate --mode inverse` on a tree.
 struct InverseTrajectory {
   py::array_t<double> t, q, v, a, tau, reaction_force, reaction_torque, kinetic_energy, potential_energy, friction,
-      friction_state;
+      friction_state, force_value, force_energy;
+  py::list force_names;
 };
 
 // The result of simulate_flexible: the rows of `mechdyn simulate` on a model with flexible bodies.
@@ -53,6 +73,21 @@ py::array_t<double> rows_array(const std::vector<double>& values, std::vector<py
   py::array_t<double> out(shape);
   std::copy(values.begin(), values.end(), out.mutable_data());
   return out;
+}
+
+// The element and coupling arrays of a trajectory (rows × elements, rows × couplings) and their names.
+template <class Result>
+void put_element_rows(const Model& model, const ElementRows& rows, py::ssize_t n, Result& r, bool couplings) {
+  const auto ne = static_cast<py::ssize_t>(model.forces.size());
+  r.force_value = rows_array(rows.value, {n, ne});
+  r.force_energy = rows_array(rows.energy, {n, ne});
+  for (const ForceElement& e : model.forces) r.force_names.append(e.name);
+  if constexpr (!std::is_same_v<Result, InverseTrajectory>) {
+    if (couplings) {
+      r.coupling_effort = rows_array(rows.coupling, {n, static_cast<py::ssize_t>(model.couplings.size())});
+      for (const Coupling& c : model.couplings) r.coupling_names.append(c.name);
+    }
+  }
 }
 
 // A function of t giving n numbers: None (zeros), n numbers (constant), n strings (muParser
@@ -87,12 +122,23 @@ std::function<void(double, Eigen::Ref<VecX>)> time_function(py::handle object, E
 }  // namespace
 
 void bind_simulation(py::module_& m) {
-  py::class_<Trajectory>(m, "Trajectory", "Result of simulate: arrays t (rows), q (rows × nq), v, a, tau (rows × nv).")
+  py::class_<Trajectory>(m, "Trajectory",
+      "Result of simulate: arrays t (rows), q (rows × nq), v, a, tau (rows × nv), kinetic_energy, potential_energy "
+      "(rows; with the force elements' potential energy and the armature's kinetic energy), force_value (rows × "
+      "force elements: the column force_<name>_ of `mechdyn simulate`), force_energy (rows × force elements), "
+      "coupling_effort (rows × couplings, the column coupling_<name>_), force_names, coupling_names.")
       .def_readonly("t", &Trajectory::t)
       .def_readonly("q", &Trajectory::q)
       .def_readonly("v", &Trajectory::v)
       .def_readonly("a", &Trajectory::a)
       .def_readonly("tau", &Trajectory::tau)
+      .def_readonly("kinetic_energy", &Trajectory::kinetic_energy)
+      .def_readonly("potential_energy", &Trajectory::potential_energy)
+      .def_readonly("force_value", &Trajectory::force_value)
+      .def_readonly("force_energy", &Trajectory::force_energy)
+      .def_readonly("coupling_effort", &Trajectory::coupling_effort)
+      .def_readonly("force_names", &Trajectory::force_names)
+      .def_readonly("coupling_names", &Trajectory::coupling_names)
       .def("__len__", [](const Trajectory& r) { return r.t.size(); })
       .def("__repr__", [](const Trajectory& r) {
         return "<mechdyn.Trajectory: " + std::to_string(r.t.size()) + " rows>";
@@ -160,17 +206,36 @@ void bind_simulation(py::module_& m) {
         };
       }
     }
-    SimulationResult result;
+    // The rows as the observer receives them (simulate's array form keeps the same numbers),
+    // with each row's energies on a Data of their own (the row's Data stays the run's) and
+    // the elements' numbers from the row's Data.
+    std::vector<double> t, rq, rv, ra, rtau, ke, pe;
+    ElementRows elements;
     {
       py::gil_scoped_release release;
-      result = simulate(*model, q, v, effort, options);
+      Data energy_data(*model, DenseWorkspace::None);
+      simulate(*model, q, v, effort, options, [&](SimulationRow& row) {
+        t.push_back(row.time);
+        rq.insert(rq.end(), row.q.data(), row.q.data() + row.q.size());
+        rv.insert(rv.end(), row.v.data(), row.v.data() + nv);
+        ra.insert(ra.end(), row.a.data(), row.a.data() + nv);
+        rtau.insert(rtau.end(), row.tau.data(), row.tau.data() + nv);
+        elements.add(*model, row.data);
+        ke.push_back(kinetic_energy(*model, energy_data, row.q, row.v));
+        pe.push_back(potential_energy_from_kinematics(*model, energy_data) +
+                     (model->has_force_elements ? force_element_potential_energy(row.data) : 0.0));
+      });
     }
+    const py::ssize_t n = static_cast<py::ssize_t>(t.size()), pv = static_cast<py::ssize_t>(nv);
     Trajectory r;
-    r.t = copy_vector(result.time);
-    r.q = copy_matrix(result.q);
-    r.v = copy_matrix(result.v);
-    r.a = copy_matrix(result.a);
-    r.tau = copy_matrix(result.tau);
+    r.t = rows_array(t, {n});
+    r.q = rows_array(rq, {n, static_cast<py::ssize_t>(model->nq)});
+    r.v = rows_array(rv, {n, pv});
+    r.a = rows_array(ra, {n, pv});
+    r.tau = rows_array(rtau, {n, pv});
+    r.kinetic_energy = rows_array(ke, {n});
+    r.potential_energy = rows_array(pe, {n});
+    put_element_rows(*model, elements, n, r, true);
     return r;
   }, py::arg("model"), py::arg("q0") = py::none(), py::arg("v0") = py::none(), py::arg("tau") = py::none(),
      py::arg("duration") = 1.0, py::arg("step") = 1e-3, py::arg("integrator") = "rk4", py::arg("method") = "explicit",
@@ -184,7 +249,9 @@ void bind_simulation(py::module_& m) {
       "Result of simulate_closed_chain: t (rows), q (rows × nq), v, a, tau (rows × nv), cut_force, cut_torque "
       "(rows × loops × 3, on body a, world frame, torque about the cut point), reaction_force, reaction_torque "
       "(rows × bodies × 3, parent on child, torque about the child's origin), closure_residual, kinetic_energy, "
-      "potential_energy (rows), warnings (the run's warning lines), near_singular_episodes.")
+      "potential_energy (rows; with the force elements'), warnings (the run's warning lines), near_singular_episodes, "
+      "force_value, force_energy (rows × force elements), coupling_effort (rows × couplings: λ, the gear's effort "
+      "on b), force_names, coupling_names.")
       .def_readonly("t", &ClosedChainTrajectory::t)
       .def_readonly("q", &ClosedChainTrajectory::q)
       .def_readonly("v", &ClosedChainTrajectory::v)
@@ -199,6 +266,11 @@ void bind_simulation(py::module_& m) {
       .def_readonly("potential_energy", &ClosedChainTrajectory::potential_energy)
       .def_readonly("warnings", &ClosedChainTrajectory::warnings)
       .def_readonly("near_singular_episodes", &ClosedChainTrajectory::near_singular_episodes)
+      .def_readonly("force_value", &ClosedChainTrajectory::force_value)
+      .def_readonly("force_energy", &ClosedChainTrajectory::force_energy)
+      .def_readonly("coupling_effort", &ClosedChainTrajectory::coupling_effort)
+      .def_readonly("force_names", &ClosedChainTrajectory::force_names)
+      .def_readonly("coupling_names", &ClosedChainTrajectory::coupling_names)
       .def("__len__", [](const ClosedChainTrajectory& r) { return r.t.size(); });
 
   m.def("simulate_closed_chain", [](std::shared_ptr<Model> model, py::handle q0, py::handle v0, py::handle tau,
@@ -253,7 +325,9 @@ void bind_simulation(py::module_& m) {
       else inputs.actuated_acceleration = time_function(accelerations, na, "accelerations");
     }
     std::vector<double> rows_t, rows_q, rows_v, rows_a, rows_tau, rows_cf, rows_ct, rows_rf, rows_rt, rows_res, rows_ke, rows_pe;
+    ElementRows elements;
     auto keep = [&](const ClosedChainRow& row) {
+      elements.add(*model, row.data);
       rows_t.push_back(row.t);
       rows_q.insert(rows_q.end(), row.q.data(), row.q.data() + row.q.size());
       rows_v.insert(rows_v.end(), row.v.data(), row.v.data() + nv);
@@ -288,6 +362,7 @@ void bind_simulation(py::module_& m) {
     r.closure_residual = array(rows_res, {n});
     r.kinetic_energy = array(rows_ke, {n});
     r.potential_energy = array(rows_pe, {n});
+    put_element_rows(*model, elements, n, r, true);
     for (const std::string& w : warnings) r.warnings.append(w);
     r.near_singular_episodes = summary.near_singular_episodes;
     return r;
@@ -306,7 +381,9 @@ void bind_simulation(py::module_& m) {
       "Result of simulate_inverse: t (rows), q (rows × nq), v, a, tau (rows × nv; with joint friction τ + τ_f), "
       "reaction_force, reaction_torque (rows × bodies × 3, parent on child, torque about the child's origin), "
       "kinetic_energy, potential_energy (rows), friction (rows × nv: τ_f, zeros without friction), friction_state "
-      "(rows × nv: LuGre z, zeros otherwise).")
+      "(rows × nv: LuGre z, zeros otherwise), force_value, force_energy (rows × force elements), force_names. With "
+      "force elements tau is M a + h − Q_f (the actuators' effort), the reactions carry the elements' wrenches and "
+      "potential_energy their energy (as `mechdyn simulate --mode inverse`).")
       .def_readonly("t", &InverseTrajectory::t)
       .def_readonly("q", &InverseTrajectory::q)
       .def_readonly("v", &InverseTrajectory::v)
@@ -318,6 +395,9 @@ void bind_simulation(py::module_& m) {
       .def_readonly("potential_energy", &InverseTrajectory::potential_energy)
       .def_readonly("friction", &InverseTrajectory::friction)
       .def_readonly("friction_state", &InverseTrajectory::friction_state)
+      .def_readonly("force_value", &InverseTrajectory::force_value)
+      .def_readonly("force_energy", &InverseTrajectory::force_energy)
+      .def_readonly("force_names", &InverseTrajectory::force_names)
       .def("__len__", [](const InverseTrajectory& r) { return r.t.size(); });
 
   m.def("simulate_inverse", [](std::shared_ptr<Model> model, py::handle q0, py::handle v0, py::handle accelerations,
@@ -346,14 +426,20 @@ void bind_simulation(py::module_& m) {
     const bool friction = has_joint_friction(*model);
     const int bodies = model->num_bodies();
     std::vector<double> t, rq, rv, ra, rtau, rf, rt, ke, pe, fr, z;
+    ElementRows elements;
     {
       py::gil_scoped_release release;
       // Each row as `mechdyn simulate --mode inverse` writes it: the reactions and energies
       // from the row's Data (after its inverse dynamics).
       simulate_inverse(*model, q, v, acceleration, options, [&](SimulationRow& r) {
+        elements.add(*model, r.data);
+        const double element_energy = model->has_force_elements ? force_element_potential_energy(r.data) : 0.0;
         joint_reactions(*model, r.data, r.q, r.v, r.a);
+        // The force elements' wrenches (data.external_wrench, left by the run's
+        // force_elements at this row) in the reactions, as the CLI's rows.
+        if (model->has_force_elements) apply_external_wrenches_to_reactions(*model, r.data);
         ke.push_back(kinetic_energy(*model, r.data, r.q, r.v));
-        pe.push_back(potential_energy(*model, r.data, r.q));
+        pe.push_back(potential_energy(*model, r.data, r.q) + element_energy);
         t.push_back(r.time);
         rq.insert(rq.end(), r.q.data(), r.q.data() + r.q.size());
         rv.insert(rv.end(), r.v.data(), r.v.data() + nv);
@@ -378,6 +464,7 @@ void bind_simulation(py::module_& m) {
     r.potential_energy = rows_array(pe, {n});
     r.friction = rows_array(fr, {n, pv});
     r.friction_state = rows_array(z, {n, pv});
+    put_element_rows(*model, elements, n, r, false);
     return r;
   }, py::arg("model"), py::arg("q0") = py::none(), py::arg("v0") = py::none(), py::arg("accelerations") = py::none(),
      py::arg("duration") = 1.0, py::arg("step") = 1e-3, py::arg("integrator") = "rk4", py::arg("method") = "explicit",

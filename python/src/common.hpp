@@ -25,18 +25,36 @@ namespace mechdyn::python {
 
 namespace py = pybind11;
 
+/// What a Data's layout is made from: the sizes (bodies, nq, nv, closure rows, loops), the
+/// joints' actuated flags, and the force elements and couplings — their number, types and
+/// time functions (a Data compiles the servo targets and applied loads when it is made,
+/// model/data.hpp). A model changed from Python (bind_force_elements.cpp: elements added or
+/// removed, a time function rewritten, a joint made passive) gets another signature; a
+/// numeric parameter (stiffness, armature, ...) does not change it (the algorithms read
+/// those from the Model at every call).
+std::size_t data_layout_signature(const Model& model);
+
 /// A Data together with the Model it was made for (kept alive by the shared pointer).
 struct PyData {
-  explicit PyData(std::shared_ptr<Model> m) : model(std::move(m)), data(*model) {}
+  explicit PyData(std::shared_ptr<Model> m)
+      : model(std::move(m)), data(*model), layout(data_layout_signature(*model)) {}
   std::shared_ptr<Model> model;
   Data data;
+  std::size_t layout;  // data_layout_signature of the model when the Data was made
 };
 
-/// Throws InvalidArgument unless `data` was made for `model` (the same object).
+/// Throws InvalidArgument unless `data` was made for `model` (the same object) and the
+/// model's layout has not changed since (force elements or couplings added or removed, a
+/// time function rewritten: the C++ check_data compares the sizes of the bodies, joints
+/// and closure rows only, not the per-element arrays or the compiled time functions).
 inline Data& data_for(const Model& model, PyData& data) {
   if (data.model.get() != &model)
     throw InvalidArgument("data was made for model '" + data.model->name + "', not for this model '" + model.name +
                           "': make one with mechdyn.Data(model)");
+  if (data.layout != data_layout_signature(model))
+    throw InvalidArgument("data was made for model '" + model.name +
+                          "' before its force elements, couplings or their time functions changed: make a new one "
+                          "with mechdyn.Data(model)");
   return data.data;
 }
 
@@ -94,5 +112,6 @@ void bind_parallel(py::module_& m);
 void bind_screw(py::module_& m);
 void bind_flexible(py::module_& m);
 void bind_codegen(py::module_& m);
+void bind_force_elements(py::module_& m);
 
 }  // namespace mechdyn::python

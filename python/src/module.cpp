@@ -15,4 +15,5 @@ PYBIND11_MODULE(_mechdyn, m) {
   mechdyn::python::bind_screw(m);
   mechdyn::python::bind_flexible(m);
   mechdyn::python::bind_codegen(m);
+  mechdyn::python::bind_force_elements(m);
 }
