@@ -629,16 +629,19 @@ TEST(Issue16, Defect10EveryBundledModelRunsWithNoFlags) {
       "four_bar",          "panda_7dof",                     "planar_3dof_arm",         "slider_crank",
       "three_loop_mechanism", "schoenflies_2ups_2upu",        "ups_3ups_upu_s",         "flexible_arm",
       "rrru_3_flexible",   "rrru_3_rigid",
+      // force elements, drives and couplings (model format 3): the case studies of
+      // docs/benchmarks.md, "Force elements: case studies"
+      "andrews_squeezer", "servo_step", "servo_arm", "geared_drive", "iftomm_four_bar_spring",
       // the IFToMM benchmark problems (docs/closed-chains.md)
       "iftomm_a01_pendulum", "iftomm_a04_bricard", "iftomm_spatial_slider_crank", "n_four_bar_1", "n_four_bar_2",
       "n_four_bar_40"};
-  // The list above must be every file in examples/models but the rover (flexible_arm runs
-  // with Newmark since issue 11's second part).
+  // The list above must be every file in examples/models but the rover and the stiff
+  // flyball governor (below; flexible_arm runs with Newmark since issue 11's second part).
   FILE* listing = ::popen(("ls " + source_path("examples/models") + " | grep -c '\\.yaml$'").c_str(), "r");
   int files = 0;
   ASSERT_EQ(std::fscanf(listing, "%d", &files), 1);
   ::pclose(listing);
-  EXPECT_EQ(files, static_cast<int>(models.size()) + 1) << "a new example: add it to this test";
+  EXPECT_EQ(files, static_cast<int>(models.size()) + 2) << "a new example: add it to this test";
   for (const std::string& name : models) {
     const CliResult r = run_cli("simulate " + source_path("examples/models/" + name + ".yaml"));
     EXPECT_EQ(r.status, 0) << name << ": " << r.err;
@@ -648,6 +651,13 @@ TEST(Issue16, Defect10EveryBundledModelRunsWithNoFlags) {
   expect_error(run_cli("simulate " + source_path("examples/models/lunar_rover_rocker.yaml")), 3, "joint5");
   const CliResult rover = run_cli("simulate --scenario " + source_path("examples/scenarios/lunar_rover_rocker_inverse.yaml"));
   EXPECT_EQ(rover.status, 0) << rover.err;
+  // The IFToMM A05 flyball governor is stiff (spring-dampers of 8e5 N/m and 4e4 N s/m): its
+  // fastest mode bounds an RK4 step near 0.42 ms, below the default 1 ms, so the run with no
+  // flags diverges and must say so (status 3); its scenario (DOPRI5) runs.
+  expect_error(run_cli("simulate " + source_path("examples/models/iftomm_a05_flyball_governor.yaml")), 3, "non-finite");
+  const CliResult flyball =
+      run_cli("simulate --scenario " + source_path("examples/scenarios/iftomm_a05_flyball_governor.yaml") + " --duration 1");
+  EXPECT_EQ(flyball.status, 0) << flyball.err;
 }
 
 // The initial_configuration key is checked like --q0: the count, finite numbers, unit
