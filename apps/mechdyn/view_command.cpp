@@ -7,6 +7,11 @@
 // With --poses, the poses come from `simulate --poses` instead of forward kinematics.
 // Without a run the page shows the model at its initial configuration with one slider per
 // coordinate; loops are assembled in the page (viewer/src/assembly.js).
+// Force elements and couplings (model format 3) go into the model's description (their
+// bodies, points, joints and CSV columns: the page places the points from the body poses
+// and colours springs by their column); with a run, every element's world force on body a
+// per row (the direction of an applied load's or a bushing's arrow, which the CSV's
+// magnitude column does not give), from the library's force_elements at the row's q, v, t.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -17,7 +22,9 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "csv_output.hpp"
+#include "force_element_columns.hpp"
 #include "mechdyn/constraints/assembly_recovery.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/flexible/flexible_beam.hpp"
 #include "mechdyn/staged_directory.hpp"
 #include "run_csv.hpp"
@@ -87,6 +94,87 @@ std::string base64(const std::vector<T>& values) {
   return base64(values.data(), values.size() * sizeof(T));
 }
 
+void write_body_point(JsonWriter& json, const Model& model, const BodyPoint& at) {
+  json.begin_object();
+  json.key("body"), json.integer(at.body);
+  json.key("body_name"), json.string(at.body == kGround ? std::string("ground") : model.bodies[static_cast<std::size_t>(at.body)].name);
+  json.key("point"), json.vec3(at.point);
+  json.end_object();
+}
+
+// `forces` and `couplings` of the page's model (docs/viewer.md "Force elements"): per
+// element its name, type, CSV column (force_element_columns.hpp), the two body points
+// (spring-damper, bushing; applied: `a` only) or the joint (= body index; joint elements),
+// and the parameters the drawing uses; per coupling its joints and column.
+void write_force_elements_json(JsonWriter& json, const Model& model) {
+  std::vector<std::string> columns;
+  append_force_element_columns(model, columns);
+  json.key("forces"), json.begin_array();
+  for (std::size_t e = 0; e < model.forces.size(); ++e) {
+    const ForceElement& element = model.forces[e];
+    json.begin_object();
+    json.key("name"), json.string(element.name);
+    json.key("type"), json.string(force_element_type_name(element.type));
+    json.key("column"), json.string(columns[e]);
+    if (is_joint_element(element.type)) {
+      json.key("joint"), json.integer(element.joint);
+      json.key("joint_name"), json.string(model.joints[static_cast<std::size_t>(element.joint)].name);
+    } else {
+      json.key("a"), write_body_point(json, model, element.a);
+      if (element.type != ForceElementType::Applied) json.key("b"), write_body_point(json, model, element.b);
+    }
+    switch (element.type) {
+      case ForceElementType::SpringDamper:
+        json.key("stiffness"), json.number(element.stiffness);
+        json.key("damping"), json.number(element.damping);
+        json.key("free_length"), json.number(element.free_length);
+        json.key("preload"), json.number(element.preload);
+        break;
+      case ForceElementType::JointStop:
+        if (std::isfinite(element.lower)) json.key("lower"), json.number(element.lower);
+        if (std::isfinite(element.upper)) json.key("upper"), json.number(element.upper);
+        json.key("stiffness"), json.number(element.stiffness);
+        break;
+      case ForceElementType::JointSpringDamper:
+        json.key("stiffness"), json.number(element.stiffness);
+        json.key("damping"), json.number(element.damping);
+        json.key("rest"), json.number(element.rest);
+        break;
+      default: break;
+    }
+    json.end_object();
+  }
+  json.end_array();
+  json.key("couplings"), json.begin_array();
+  for (std::size_t c = 0; c < model.couplings.size(); ++c) {
+    const Coupling& coupling = model.couplings[c];
+    json.begin_object();
+    json.key("name"), json.string(coupling.name);
+    json.key("type"), json.string(coupling_type_name(coupling.type));
+    json.key("column"), json.string(columns[model.forces.size() + c]);
+    json.key("a"), json.integer(coupling.a);
+    json.key("b"), json.integer(coupling.b);
+    json.key("ratio"), json.number(coupling.ratio);
+    json.key("offset"), json.number(coupling.offset);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+// The run's velocity columns (v_<coordinate>_<unit>_per_s, as simulate writes them), nv
+// entries, or none when one is missing (an invdyn run without --joint-kinematics): then
+// the element forces use v = 0 (only the damping part of a bushing's arrow depends on v).
+std::vector<std::size_t> velocity_columns(const Model& model, const RunTable& run) {
+  std::vector<std::size_t> found;
+  for (const auto& label : velocity_labels(model)) {
+    const std::string name = "v_" + label.name + "_" + label.unit + "_per_s";
+    const auto it = std::find(run.columns.begin(), run.columns.end(), name);
+    if (it == run.columns.end()) return {};
+    found.push_back(static_cast<std::size_t>(it - run.columns.begin()));
+  }
+  return found;
+}
+
 void write_model_json(JsonWriter& json, const Model& model, const std::string& model_path, const VecX& q0) {
   json.begin_object();
   json.key("source"), json.string(model_path);
@@ -146,6 +234,7 @@ void write_model_json(JsonWriter& json, const Model& model, const std::string& m
     json.end_object();
   }
   json.end_array();
+  write_force_elements_json(json, model);
   json.key("coordinates"), json.begin_array();
   for (const auto& label : configuration_labels(model)) json.string(label.name + (label.unit.empty() ? "" : " (" + label.unit + ")"));
   json.end_array();
@@ -204,6 +293,11 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
     VecX q(model.nq);
     std::vector<double> given_poses;  // --poses: simulate's pose file instead of forward kinematics
     if (!flags.poses.empty()) given_poses = read_pose_file(flags.poses, model, run, flags.model_path);
+    // force elements: the world force on body a per row and element (rows × elements × 3)
+    const std::size_t elements = model.forces.size();
+    std::vector<float> element_forces(rows * elements * 3, 0.0f);
+    const std::vector<std::size_t> v_columns = elements > 0 ? velocity_columns(model, run) : std::vector<std::size_t>{};
+    VecX v = VecX::Zero(model.nv);
     for (std::size_t r = 0; r < rows; ++r) {
       times[r] = run.at(r, 0);
       for (std::size_t c = 0; c < n; ++c) values[c * rows + r] = static_cast<float>(run.at(r, c));
@@ -213,6 +307,20 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
       if (given_poses.empty()) body_poses(model, data, q, pose_row.data());
       else std::copy_n(given_poses.begin() + static_cast<std::ptrdiff_t>(r * 7 * bodies), 7 * bodies, pose_row.begin());
       for (std::size_t k = 0; k < 7 * bodies; ++k) poses[r * 7 * bodies + k] = static_cast<float>(pose_row[k]);
+      if (elements > 0) {
+        for (std::size_t k = 0; k < v_columns.size(); ++k) v[static_cast<Eigen::Index>(k)] = run.at(r, v_columns[k]);
+        try {
+          force_elements(model, data, q, v, times[r]);
+        } catch (const SolverError&) {
+          continue;  // a spring of zero length (the run itself stopped there): no arrows at this row
+        } catch (const InvalidArgument&) {
+          continue;  // a time function not finite at this t: no arrows at this row
+        }
+        for (std::size_t e = 0; e < elements; ++e)
+          for (int k = 0; k < 3; ++k)
+            element_forces[(r * elements + e) * 3 + static_cast<std::size_t>(k)] =
+                static_cast<float>(data.element_wrench_a[e][3 + k]);
+      }
     }
     text << ",\n\"run\": {\"source\": ";
     JsonWriter(text).string(flags.run_path);
@@ -222,7 +330,8 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
     for (const std::string& c : run.columns) columns_json.string(c);
     columns_json.end_array();
     text << ",\n\"times\": \"" << base64(times) << "\",\n\"q\": \"" << base64(q_all) << "\",\n\"values\": \""
-         << base64(values) << "\",\n\"poses\": \"" << base64(poses) << "\"}";
+         << base64(values) << "\",\n\"poses\": \"" << base64(poses) << "\",\n\"element_forces\": \""
+         << base64(element_forces) << "\"}";
   } else {
     text << ",\n\"run\": null";
   }

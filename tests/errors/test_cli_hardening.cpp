@@ -634,7 +634,9 @@ TEST(Issue16, Defect10EveryBundledModelRunsWithNoFlags) {
       "andrews_squeezer", "servo_step", "servo_arm", "geared_drive", "iftomm_four_bar_spring",
       // the IFToMM benchmark problems (docs/closed-chains.md)
       "iftomm_a01_pendulum", "iftomm_a04_bricard", "iftomm_spatial_slider_crank", "n_four_bar_1", "n_four_bar_2",
-      "n_four_bar_40"};
+      "n_four_bar_40",
+      // force elements (model format 3): the viewer's example (docs/viewer.md)
+      "spring_pendulum"};
   // The list above must be every file in examples/models but the rover and the stiff
   // flyball governor (below; flexible_arm runs with Newmark since issue 11's second part).
   FILE* listing = ::popen(("ls " + source_path("examples/models") + " | grep -c '\\.yaml$'").c_str(), "r");

@@ -1,7 +1,8 @@
 // Reads window.MECHDYN_DATA (written by `mechdyn view` into data.js): the model as JSON,
 // the run's arrays as base64 (little-endian): times and q Float64 (rows, rows × nq),
 // values Float32 column-major (columns × rows), poses Float32 (rows × bodies × 7:
-// x, y, z, qw, qx, qy, qz; apps/mechdyn/body_poses.hpp).
+// x, y, z, qw, qx, qy, qz; apps/mechdyn/body_poses.hpp), element_forces Float32 (rows ×
+// force elements × 3: each element's world force on body a, from the library).
 
 function decode(text, Type) {
   if (typeof Uint8Array.fromBase64 === 'function') return new Type(Uint8Array.fromBase64(text).buffer);  // native, fast
@@ -26,6 +27,7 @@ export function loadData(raw) {
       times: decode(r.times, Float64Array),
       q: decode(r.q, Float64Array),
       poses: decode(r.poses, Float32Array),
+      elementForces: r.element_forces ? decode(r.element_forces, Float32Array) : null,
       column(name) {
         const i = columnIndex.get(name);
         return i === undefined ? null : values.subarray(i * rows, (i + 1) * rows);

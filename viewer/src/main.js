@@ -1,6 +1,7 @@
 // The page of `mechdyn view` (docs/viewer.md): draws the model, plays the run with a time
 // slider, overlays joint reactions, friction, normal loads and cut-joint forces, and plots
-// any CSV column against time. Without a run: one slider per coordinate, loops assembled
+// any CSV column against time; draws the force elements (forces.js: springs coloured by
+// tension, dampers, bushings, stops in contact, applied loads). Without a run: one slider per coordinate, loops assembled
 // by assembly.js. window.mechdynViewer is a small hook for the browser tests.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
@@ -10,6 +11,7 @@ import { assemble, closureResidual } from './assembly.js';
 import { buildScene, makeArrow, modelExtent, poseScene, setArrow } from './scene.js';
 import { Plot } from './plot.js';
 import { buildOverlays } from './overlays.js';
+import { buildForceElements } from './forces.js';
 
 const started = performance.now();
 const timings = {};
@@ -76,9 +78,14 @@ resize();
 const arrowLength = 1.0 * size;
 const { overlays, normalLoads, traces } = run ? buildOverlays(model, run, built, size, arrowLength)
   : { overlays: [], normalLoads: [], traces: [] };
+// force elements (format 3): their arrows (applied loads, bushings) join the overlays
+const forceElements = buildForceElements(model, run, built.scene, size, extent.normal, arrowLength);
+overlays.push(...forceElements.arrows);
+const hasElements = forceElements.elements.length > 0;
 $('legend').textContent = [
   run ? `arrows: longest = the largest value of its kind in the run (${overlays.length} arrows)` : '',
   normalLoads.length ? 'joint colour: normal load |N|, blue (0) to red (the largest in the run)' : '',
+  hasElements && run ? 'springs, dampers, joint springs: blue compression (negative), grey 0, red tension (positive), against each element\'s largest |value| in the run; red ring: a joint stop in contact' : '',
 ].filter(Boolean).join('; ');
 
 // ---- state and drawing ------------------------------------------------------------------
@@ -96,6 +103,10 @@ function updateScene() {
   const poses = run ? runPoses(row) : withQuaternions(forwardKinematics(model, q));
   currentPoses = poses;
   lastGaps = poseScene(built, model, poses);
+  if (hasElements) {
+    const qNow = run ? run.q.subarray(row * model.nq, (row + 1) * model.nq) : q;
+    for (const item of forceElements.elements) item.update(run ? row : null, poses, qNow);
+  }
   if (run && model.loops.length) {
     // the gaps from the run's q in double precision (the stored poses are Float32, ~1e-7 m)
     const exact = forwardKinematics(model, run.q.subarray(row * model.nq, (row + 1) * model.nq));
@@ -165,14 +176,15 @@ function setTime(t) {
   render();
 }
 const plots = [];
-const toggles = { frames: false, axes: false, forces: true, torques: false, friction: true, cuts: true, traces: true };
+const toggles = { frames: false, axes: false, forces: true, torques: false, friction: true, cuts: true, traces: true, elements: true, loads: true };
 function applyToggles() {
   built.bodies.forEach((b) => { b.frame.visible = toggles.frames; b.axes.visible = toggles.axes; });
   for (const o of overlays) {
     const on = o.kind === 'reaction force' ? toggles.forces : o.kind === 'reaction torque' ? toggles.torques
-      : o.kind === 'friction' ? toggles.friction : toggles.cuts;
+      : o.kind === 'friction' ? toggles.friction : o.kind === 'applied load' || o.kind === 'bushing force' ? toggles.loads : toggles.cuts;
     o.arrow.userData.enabled = on;
   }
+  for (const item of forceElements.elements) item.group.visible = toggles.elements;
   for (const t of traces) t.visible = toggles.traces;
   update();
   render();
@@ -180,7 +192,8 @@ function applyToggles() {
 const togglesBox = $('toggles');
 for (const [key, label, color] of [['frames', 'body frames (x red, y green, z blue)'], ['axes', 'joint axes'],
   ['forces', 'reaction forces, parent on child', '#d62728'], ['torques', 'reaction torques', '#9467bd'],
-  ['friction', 'friction (along the joint axis)', '#2ca02c'], ['cuts', 'cut-joint forces and torques', '#ff7f0e'], ['traces', 'marker traces']]) {
+  ['friction', 'friction (along the joint axis)', '#2ca02c'], ['cuts', 'cut-joint forces and torques', '#ff7f0e'], ['traces', 'marker traces'],
+  ...(hasElements ? [['elements', 'force elements (springs, dampers, bushings, stops)'], ['loads', 'applied loads and bushing forces', '#17becf']] : [])]) {
   const l = document.createElement('label');
   if (color) l.style.color = color;
   const box = document.createElement('input');
@@ -211,8 +224,10 @@ if (run) {
     update();
   };
   $('add-plot').onclick = () => addPlot(select.value);
-  // default plots: the first effort and what mechdyn adds: closure, a normal load
-  const defaults = [run.columns.find((c) => c.startsWith('tau_') || c.startsWith('effort_')), run.columns.find((c) => c.startsWith('normal_load_')),
+  // default plots: the first effort and what mechdyn adds: a force element's value (a
+  // spring's tension), a coupling's effort, a normal load, the closure
+  const defaults = [run.columns.find((c) => c.startsWith('tau_') || c.startsWith('effort_')), run.columns.find((c) => c.startsWith('force_')),
+    run.columns.find((c) => c.startsWith('coupling_')), run.columns.find((c) => c.startsWith('normal_load_')),
     run.columns.includes('closure_residual') ? 'closure_residual' : run.columns.find((c) => c === 'kinetic_energy_J')];
   defaults.filter(Boolean).forEach(addPlot);
   const t = Number(new URLSearchParams(window.location.search).get('t'));
@@ -282,8 +297,13 @@ window.mechdynViewer = {
     const box = canvas.getBoundingClientRect();
     return { x: (v.x + 1) / 2 * box.width, y: (1 - v.y) / 2 * box.height };
   },
-  arrows: () => overlays.map((o) => ({ kind: o.kind, name: o.name, visible: o.arrow.visible, length: o.arrow.userData.length || 0 })),
+  arrows: () => overlays.map((o) => ({ kind: o.kind, name: o.name, visible: o.arrow.visible, length: o.arrow.userData.length || 0,
+    origin: o.arrow.position.toArray(), direction: new THREE.Vector3(0, 1, 0).applyQuaternion(o.arrow.quaternion).toArray() })),
   poses: () => currentPoses.map((p) => ({ p: p.p.slice(), R: p.R.slice() })),
+  // the force elements as drawn: the world points (ends), the value of the row, the
+  // colour [r, g, b] (linear, 0..1), a stop's contact, whether shown
+  forceElements: () => forceElements.elements.map((e) => ({ name: e.element.name, type: e.element.type, ends: e.ends,
+    value: e.value, max: e.max, color: e.color, contact: e.contact, visible: e.group.visible })),
   forwardKinematics: (qq) => forwardKinematics(model, qq),
   runQ(r) { return Array.from(run.q.subarray(r * model.nq, (r + 1) * model.nq)); },
   runPoses: (r) => runPoses(r).map((p) => ({ p: p.p, R: p.R })),

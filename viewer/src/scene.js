@@ -24,7 +24,7 @@ function alignTo(object, axis) {
 
 // Centre, size and the best viewing direction of the model over a few configurations
 // (poses lists): size = the largest distance of a body origin, centre of mass, child
-// joint or cut point from their centroid (at least 1 mm; it scales every symbol and
+// joint, cut point or force element point from their centroid (at least 1 mm; it scales every symbol and
 // arrow); normal = the direction of least extent of those points (the smallest principal
 // axis: the plane normal of a planar mechanism), so the camera looks at the mechanism
 // face-on rather than edge-on.
@@ -36,6 +36,7 @@ export function modelExtent(model, posesList) {
       if (b.parent >= 0) points.push(worldPoint(poses, b.parent, b.joint.origin));
     });
     for (const l of model.loops) points.push(worldPoint(poses, l.a.body, l.a.point), worldPoint(poses, l.b.body, l.b.point));
+    for (const f of model.forces || []) for (const end of [f.a, f.b]) if (end) points.push(worldPoint(poses, end.body, end.point));
   }
   const c = [0, 0, 0];
   for (const p of points) for (let k = 0; k < 3; k++) c[k] += p[k] / points.length;

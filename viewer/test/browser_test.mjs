@@ -22,7 +22,14 @@
 //    bodies and keeps the loops closed by the library's own measure: `mechdyn eval --q
 //    <the page's q> --json` gives ‖Φ‖∞ < 1e-9 (a page assembly that only looks closed),
 //    and its body_poses equal the page's (kinematics of universal/spherical joints);
+//  - force elements (examples/models/spring_pendulum.yaml, format 3): a spring and a damper
+//    drawn between the points the library puts them at (`mechdyn eval` body_poses, point
+//    from the body origin), coloured by the CSV's tension (red in tension, blue in
+//    compression, redder for the larger tension), the stop's ring shown exactly where
+//    its CSV effort is non-zero, the applied load's arrow along its force, the force_
+//    columns offered and plotted (forceCase);
 // and saves a PNG screenshot of each page in OUT_DIR.
+// MECHDYN_VIEWER_CASES=spring_pendulum,four_bar_sliders runs only the cases named.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -46,6 +53,8 @@ function check(condition, what) {
   else failed++;
   console.log(`${condition ? 'ok  ' : 'FAIL'} ${what}`);
 }
+const only = process.env.MECHDYN_VIEWER_CASES ? process.env.MECHDYN_VIEWER_CASES.split(',') : null;
+const wanted = (name) => !only || only.includes(name);
 const run = (args) => execFileSync(mechdyn, args, { cwd: source, encoding: 'utf8', maxBuffer: 1 << 28 });
 
 function parseCsv(file) {
@@ -76,6 +85,7 @@ async function openPage(dir, query = '') {
 const drawnFraction = (page) => page.evaluate(() => window.mechdynViewer.drawnFraction());
 
 async function runCase({ name, model, simulate, invdyn, body, times, query }) {
+  if (!wanted(name)) return;
   const csv = path.join(out, `${name}.csv`);
   const dir = path.join(out, `${name}_view`);
   if (invdyn) run(['invdyn', model, ...invdyn, '--output', csv]);
@@ -186,6 +196,7 @@ async function runCase({ name, model, simulate, invdyn, body, times, query }) {
 // The same page from a static HTTP server on 127.0.0.1 (a port the system picks): it must
 // work there too, not only from file:// (a bug: data loaded in a way one of them refuses).
 async function servedCase(name) {
+  if (!wanted(name)) return;
   const dir = path.join(out, `${name}_view`);
   const types = { '.html': 'text/html', '.js': 'text/javascript' };
   const server = http.createServer((request, response) => {
@@ -216,6 +227,7 @@ async function servedCase(name) {
 }
 
 async function modelCase({ name, model, joint, k = 0, value, moves, point = 'com' }) {
+  if (!wanted(name)) return;
   const dir = path.join(out, `${name}_view`);
   run(['view', model, '-o', dir]);
   const { page, errors } = await openPage(dir);
@@ -243,7 +255,141 @@ async function modelCase({ name, model, joint, k = 0, value, moves, point = 'com
   await page.close();
 }
 
+// Force elements drawn where the library puts them and coloured by the run's values.
+async function forceCase() {
+  const name = 'spring_pendulum', model = 'examples/models/spring_pendulum.yaml';
+  if (!wanted(name)) return;
+  const csv = path.join(out, `${name}.csv`), dir = path.join(out, `${name}_view`);
+  run(['simulate', model, '--duration', '3', '--step', '0.002', '--output', csv]);
+  run(['view', model, csv, '-o', dir]);
+  const table = parseCsv(csv);
+  const { page, errors } = await openPage(dir, '?t=1');
+  const value = (r, c) => table.rows[r][table.col(c)];
+  const rowsWhere = (pred) => table.rows.map((_, r) => r).filter(pred);
+  const argmax = (c, sign = 1) => rowsWhere(() => true).reduce((best, r) => (sign * value(r, c) > sign * value(best, c) ? r : best), 0);
+  // the points as the library places them: p_b + R_b x (eval's body_poses at the row's q)
+  const libraryPoint = (report, end) => {
+    if (end.body < 0) return end.point;
+    const { position, rotation } = report.body_poses[end.body];
+    return [0, 1, 2].map((k) => position[k] + rotation[k].reduce((s, x, c) => s + x * end.point[c], 0));
+  };
+  const described = await page.evaluate(() => window.MECHDYN_DATA.model.forces);
+  check(described.map((f) => `${f.name}:${f.type}`).join(',') === 'spring:spring-damper,damper:spring-damper,elbow_stop:joint-stop,push:applied',
+    `${name}: the page's model lists the four force elements (${described.map((f) => f.name).join(', ')})`);
+  const at = async (r) => {
+    await page.evaluate((t) => window.mechdynViewer.setTime(t), table.rows[r][0]);
+    return Object.fromEntries((await page.evaluate(() => window.mechdynViewer.forceElements())).map((e) => [e.name, e]));
+  };
+  const highest = argmax('force_spring_N'), lowest = argmax('force_spring_N', -1);
+  const compressed = argmax('force_damper_N', -1), stretched = argmax('force_damper_N');
+  let worst = 0;
+  for (const r of [highest, lowest, compressed]) {
+    const drawn = await at(r);
+    const q = ['q_shoulder_rad', 'q_elbow_rad'].map((c) => value(r, c).toPrecision(17)).join(',');
+    const report = JSON.parse(run(['eval', model, '--q', q, '--json']));
+    for (const e of ['spring', 'damper']) {
+      const f = described.find((x) => x.name === e);
+      [f.a, f.b].forEach((end, k) => {
+        const p = libraryPoint(report, end);
+        for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(drawn[e].ends[k][c] - p[c]));
+      });
+    }
+  }
+  check(worst < 1e-5, `${name}: the spring and the damper are drawn between the library's points (largest difference ${worst.toExponential(2)} m)`);
+  const hi = await at(highest), lo = await at(lowest);
+  check(hi.spring.value > 0 && Math.abs(hi.spring.value - value(highest, 'force_spring_N')) < 1e-4 * hi.spring.value,
+    `${name}: the spring's value at t = ${table.rows[highest][0]} is the CSV's tension (${hi.spring.value.toPrecision(5)} N)`);
+  const [r1, g1, b1] = hi.spring.color, [r0, , b0] = lo.spring.color;
+  check(r1 > 0.8 && b1 < 0.15 && g1 < 0.15, `${name}: the spring at its largest tension is red (${hi.spring.color.map((x) => x.toFixed(2))})`);
+  check(r0 > b0 && r0 < r1 && b0 > b1, `${name}: at its smallest tension (${value(lowest, 'force_spring_N').toPrecision(3)} N) it is paler red (${lo.spring.color.map((x) => x.toFixed(2))})`);
+  const cd = await at(compressed), sd = await at(stretched);
+  check(value(compressed, 'force_damper_N') < 0 && cd.damper.color[2] > 0.8 && cd.damper.color[0] < 0.15,
+    `${name}: the damper in compression (${value(compressed, 'force_damper_N').toPrecision(3)} N) is blue (${cd.damper.color.map((x) => x.toFixed(2))})`);
+  // its largest tension is below its largest |compression|: red, not fully saturated
+  check(value(stretched, 'force_damper_N') > 0 && sd.damper.color[0] > 3 * sd.damper.color[2] && sd.damper.color[0] < cd.damper.color[2],
+    `${name}: the damper in tension (${value(stretched, 'force_damper_N').toPrecision(3)} N) is red (${sd.damper.color.map((x) => x.toFixed(2))})`);
+  // the stop's ring: exactly at rows where its CSV effort is non-zero
+  const contact = rowsWhere((r) => value(r, 'force_elbow_stop_N_m') !== 0), free = rowsWhere((r) => value(r, 'force_elbow_stop_N_m') === 0);
+  let ringRight = contact.length > 0 && free.length > 0;
+  for (const r of [contact[0], contact[contact.length - 1], free[0], free[free.length - 1]]) {
+    const s = (await at(r)).elbow_stop;
+    if (s.contact !== contact.includes(r)) ringRight = false;
+  }
+  check(ringRight, `${name}: the stop's ring is shown exactly at rows of non-zero stop effort (${contact.length} rows in contact)`);
+  // the applied load: 4 N along +y for t < 1.5 s, then nothing
+  const pushed = rowsWhere((r) => table.rows[r][0] > 0.5 && table.rows[r][0] < 1.4)[0], after = rowsWhere((r) => table.rows[r][0] > 1.6)[0];
+  const loadArrow = async (r) => { await at(r); return (await page.evaluate(() => window.mechdynViewer.arrows())).find((a) => a.kind === 'applied load'); };
+  const pa = await loadArrow(pushed), pb = await loadArrow(after);
+  const tip = (await at(pushed)).push.ends[0];
+  check(pa && pa.visible && pa.direction[1] > 0.999 && Math.hypot(...pa.origin.map((x, k) => x - tip[k])) < 1e-6 && pb && !pb.visible,
+    `${name}: the applied load's arrow points along +y at the forearm's tip while pushed, hidden after 1.5 s`);
+  // the force_ columns: offered in the plot list, the first plotted by default, one added by hand
+  const options = await page.evaluate(() => [...document.querySelectorAll('#columns option')].map((o) => o.value));
+  const forceColumns = table.header.filter((h) => h.startsWith('force_'));
+  check(forceColumns.length === 4 && forceColumns.every((c) => options.includes(c)), `${name}: every force_ column can be plotted (${forceColumns.join(', ')})`);
+  await page.selectOption('#columns', 'force_elbow_stop_N_m');
+  await page.click('#add-plot');
+  const plots = await page.evaluate(() => window.mechdynViewer.plots());
+  check(plots.includes('force_spring_N') && plots.includes('force_elbow_stop_N_m'), `${name}: force plots open (${plots.join(', ')})`);
+  await page.evaluate((r) => window.mechdynViewer.setTime(r), table.rows[contact[contact.length - 1]][0]);
+  check(await drawnFraction(page) > 0.005, `${name}: WebGL canvas drawn`);
+  await page.screenshot({ path: path.join(out, `${name}.png`) });
+  check(errors.length === 0, `${name}: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  await page.close();
+
+  // without a run: the elements follow the sliders, the ring shows beyond a stop
+  const sliders = path.join(out, `${name}_sliders_view`);
+  run(['view', model, '-o', sliders]);
+  const opened = await openPage(sliders);
+  const elements = () => opened.page.evaluate(() => Object.fromEntries(window.mechdynViewer.forceElements().map((e) => [e.name, e])));
+  const before = await elements();
+  const angle = await opened.page.evaluate(() => window.mechdynViewer.moveSlider('shoulder', 0, 0.4));  // on the slider's step
+  await opened.page.evaluate(() => window.mechdynViewer.moveSlider('elbow', 0, 0.8));
+  const beyond = await elements();
+  const expectedEnd = [0.6 * Math.cos(angle), 0.6 * Math.sin(angle), 0];  // the arm's point [0.6, 0, 0] turned about z
+  const moved = Math.hypot(...beyond.spring.ends[0].map((x, k) => x - expectedEnd[k]));
+  check(!before.elbow_stop.contact && beyond.elbow_stop.contact && moved < 1e-12,
+    `${name} without a run: the spring's end follows the arm (${moved.toExponential(1)} m off), the stop's ring shows at q = 0.8 > 0.5`);
+  check(opened.errors.length === 0, `${name} without a run: no console errors${opened.errors.length ? ': ' + opened.errors.join(' | ') : ''}`);
+  await opened.page.close();
+}
+
+// Every element type and a coupling (tests/data/viewer_every_element.yaml): the page opens
+// with a run and without one, draws each element, shows the bushing's and the load's
+// arrows where the run has a force, plots the coupling's effort.
+async function everyElementCase() {
+  const name = 'every_element', model = 'tests/data/viewer_every_element.yaml';
+  if (!wanted(name)) return;
+  const csv = path.join(out, `${name}.csv`), dir = path.join(out, `${name}_view`);
+  run(['simulate', model, '--duration', '1', '--step', '0.01', '--output', csv]);
+  run(['view', model, csv, '-o', dir]);
+  const table = parseCsv(csv);
+  const { page, errors } = await openPage(dir, '?t=0.5');
+  const drawn = await page.evaluate(() => window.mechdynViewer.forceElements());
+  check(drawn.map((e) => e.type).join(',') === 'spring-damper,bushing,joint-spring-damper,joint-stop,joint-servo,applied' && drawn.every((e) => e.ends && e.ends.flat().every(Number.isFinite)),
+    `${name}: every element type drawn at finite points (${drawn.map((e) => e.type).join(', ')})`);
+  const r = table.rows.findIndex((row) => Math.abs(row[0] - 0.5) < 1e-9);
+  const arrows = await page.evaluate(() => window.mechdynViewer.arrows());
+  const bushing = arrows.find((a) => a.kind === 'bushing force'), load = arrows.find((a) => a.kind === 'applied load');
+  check(bushing && bushing.visible === (table.rows[r][table.col('force_B_N')] > 1e-6) && load && load.visible && load.direction[1] < -0.999,
+    `${name}: the bushing's arrow shown where its CSV force is non-zero, the load's along -y`);
+  const plots = await page.evaluate(() => window.mechdynViewer.plots());
+  check(plots.includes('force_S_N') && plots.includes('coupling_gear_N'), `${name}: a force element's and the coupling's effort plotted (${plots.join(', ')})`);
+  check(await drawnFraction(page) > 0.005, `${name}: WebGL canvas drawn`);
+  await page.screenshot({ path: path.join(out, `${name}.png`) });
+  check(errors.length === 0, `${name}: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  await page.close();
+  const sliders = path.join(out, `${name}_sliders_view`);
+  run(['view', model, '-o', sliders]);
+  const opened = await openPage(sliders);
+  const count = await opened.page.evaluate(() => window.mechdynViewer.forceElements().filter((e) => e.ends).length);
+  check(count === 6 && opened.errors.length === 0, `${name} without a run: 6 elements drawn, no console errors${opened.errors.length ? ': ' + opened.errors.join(' | ') : ''}`);
+  await opened.page.close();
+}
+
 try {
+  await forceCase();
+  await everyElementCase();
   await runCase({
     name: 'five_axis_friction', model: 'examples/models/five_axis_tree_coulomb_viscous.yaml',
     simulate: ['--scenario', 'examples/scenarios/five_axis_constant_accel.yaml', '--every', '10'],
