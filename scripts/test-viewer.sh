@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The browser tests of `mechdyn view` (docs/viewer.md; viewer/test/browser_test.mjs), run
 # by ctest as `viewer_browser`, and the check that the committed bundle is what
-# viewer/src builds to (`viewer_bundle`).
+# viewer/src builds to (`viewer_bundle`), and the unit tests of the page's pure functions in
+# Node.js (`viewer_unit`, viewer/test/unit_test.mjs).
 #   bash scripts/test-viewer.sh browser MECHDYN_BINARY OUT_DIR
 #   bash scripts/test-viewer.sh bundle OUT_DIR
+#   bash scripts/test-viewer.sh unit
 #   bash scripts/test-viewer.sh screenshots MECHDYN_BINARY   (the browser tests, then their
 #        screenshots copied to docs/images/viewer_*.png for docs/viewer.md)
 # Needs Debian's Chromium (/usr/bin/chromium, or $CHROMIUM) and viewer/node_modules
@@ -17,7 +19,7 @@ shift
 missing=""
 if ! command -v node >/dev/null; then
   missing="node (Debian package nodejs)"
-elif [ "$what" != bundle ] && [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+elif [ "$what" != bundle ] && [ "$what" != unit ] && [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
   missing="Node.js >= 20 for playwright-core (this is $(node --version))"
 fi
 [ -d viewer/node_modules/three ] && [ -d viewer/node_modules/esbuild ] && [ -d viewer/node_modules/playwright-core ] ||
@@ -42,10 +44,13 @@ case "$what" in
     rm -rf "$out"
     node viewer/test/browser_test.mjs "$(realpath "$1")" "$PWD" "$PWD/$out"
     mkdir -p docs/images
-    for name in five_axis_friction three_loop three_loop_sliders floating_base; do
+    for name in five_axis_friction three_loop three_loop_sliders floating_base spring_pendulum; do
       cp "$out/$name.png" "docs/images/viewer_$name.png"
     done
     ls -la docs/images/viewer_*.png
+    ;;
+  unit)
+    exec node viewer/test/unit_test.mjs
     ;;
   bundle)
     out=$(realpath -m "$1")
@@ -59,5 +64,5 @@ case "$what" in
       exit 1
     fi
     ;;
-  *) echo "usage: test-viewer.sh browser MECHDYN OUT | bundle OUT" >&2; exit 2 ;;
+  *) echo "usage: test-viewer.sh browser MECHDYN OUT | bundle OUT | unit" >&2; exit 2 ;;
 esac
