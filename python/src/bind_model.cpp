@@ -70,8 +70,9 @@ void bind_model(py::module_& m) {
 
   py::class_<Model, std::shared_ptr<Model>> model(m, "Model",
       "The constant description of a mechanism (C++ mechdyn::Model). Load with load_model / "
-      "load_model_file / parse_model_string. Sizes never change; masses, centres of mass, inertias "
-      "and gravity can be set (checked) for parameter studies. Not thread-safe to modify while "
+      "load_model_file / parse_model_string. Bodies and joints never change; masses, centres of mass, "
+      "inertias and gravity can be set (checked) for parameter studies, and force elements, couplings and "
+      "armature added, removed or changed (validated; a Data must be remade after a layout change: docs/python.md). Not thread-safe to modify while "
       "another thread computes with it.");
   model.def_property_readonly("name", [](const Model& x) { return x.name; })
       .def_property_readonly("nq", [](const Model& x) { return x.nq; }, "configuration size")
