@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import mechdyn
-from conftest import CLI
+from conftest import CLI, SOURCE
 
 # Planar double pendulum in the x-y plane (gravity along -y), both links along +x at q = 0:
 # arm 1 m on revolute `shoulder` about z at the origin, forearm on `elbow` at the arm's tip.
@@ -401,3 +401,117 @@ def test_elements_survive_pickling_and_copies():
         assert np.allclose(other.armature, [0, 0.01])
         other.force("spring").stiffness = 1.0  # a copy is independent
         assert model.force("spring").stiffness == 60.0
+
+
+def test_derivatives_match_central_differences_of_q_f():
+    # ∂Q_f/∂q and ∂Q_f/∂v (exact, force_element_derivatives) against central differences
+    # of applied_forces (h = 1e-6), with a servo and a time-dependent load at t = 0.7 and
+    # the elbow pressed into a stop. Catches: a derivative of another state, the servo's
+    # kd missing from ∂/∂v, the stop's damping sign.
+    model = pendulum()
+    model.add_joint_servo("servo", "shoulder", "0.5*sin(2*t)", 40, damping=3)
+    model.add_applied("push", "forearm", [0.8, 0, 0], force=["0", "2*t", "0"])
+    model.add_joint_stop("stop", "elbow", 400.0, upper=-0.1, damping=2.0)
+    data = mechdyn.Data(model)
+    q, v, t = np.array([0.4, 0.2]), np.array([-0.3, 0.5]), 0.7
+    dq, dv = mechdyn.force_element_derivatives(model, data, q, v, t)
+    h = 1e-6
+    for k in range(2):
+        e = np.eye(2)[k]
+        fd_q = (mechdyn.applied_forces(model, q + h * e, v, t) - mechdyn.applied_forces(model, q - h * e, v, t)) / (2 * h)
+        fd_v = (mechdyn.applied_forces(model, q, v + h * e, t) - mechdyn.applied_forces(model, q, v - h * e, t)) / (2 * h)
+        assert np.allclose(dq[:, k], fd_q, atol=2e-6), k
+        assert np.allclose(dv[:, k], fd_v, atol=2e-6), k
+    assert data.element_value[model.force("stop").index] < 0.0  # in contact with the upper stop
+
+
+def test_bushing_and_applied_load_against_hand_formulas():
+    # A bushing from the ground (a) to the arm (b) at the arm's point (0.5, 0, 0), only the
+    # shoulder turning by q about z: δ_t = R(q) p − p, δ_r = q e_z, V = ½ Σ K_t δ_t² + ½ K_rz q²;
+    # Q_f = −dV/dq by central differences. An applied force F(t) = (0, 3 t, 0) at the arm's
+    # tip: its generalized force on the shoulder is (R(q) [1, 0, 0] × F)_z = cos(q) 3 t and
+    # 0 on the elbow (a point on the arm). Both changed through their views. Catches: the
+    # bushing's K read as scalar, the load's time not reaching it, a parameter set on the
+    # wrong element.
+    model = pendulum()
+    model.remove_force("spring")
+    model.remove_force("hinge")
+    model.gravity = [0, 0, 0]
+    stiffness = np.array([300.0, 200.0, 100.0, 1.0, 2.0, 5.0])
+    bush = model.add_bushing("bush", "ground", [0.5, 0, 0], "arm", [0.5, 0, 0], stiffness)
+    p = np.array([0.5, 0.0])
+
+    def energy(q, k):
+        c, s = math.cos(q), math.sin(q)
+        d = np.array([c * p[0] - s * p[1], s * p[0] + c * p[1]]) - p
+        return 0.5 * (k[0] * d[0] ** 2 + k[1] * d[1] ** 2) + 0.5 * k[5] * q**2
+
+    h = 1e-6
+    for k in (stiffness, 2 * stiffness):
+        bush.stiffness = k
+        assert np.allclose(bush.stiffness, k)
+        for q1 in (0.3, -0.8):
+            q = np.array([q1, 0.4])
+            applied = mechdyn.applied_forces(model, q, np.zeros(2))
+            expected = -(energy(q1 + h, k) - energy(q1 - h, k)) / (2 * h)
+            assert applied == pytest.approx([expected, 0.0], abs=1e-7)
+            assert mechdyn.force_element_report(model, q, np.zeros(2))["potential_energy"] == pytest.approx(
+                energy(q1, k), abs=1e-12)
+    model.remove_force("bush")
+    load = model.add_applied("load", "arm", [1.0, 0, 0], force=[0, 1, 0])
+    load.force = ["0", "3*t", "0"]
+    q = np.array([0.6, -0.9])
+    assert mechdyn.applied_forces(model, q, np.zeros(2), t=2.0) == pytest.approx([math.cos(0.6) * 6.0, 0.0], abs=1e-12)
+    # moved to the forearm's tip (0.8 m from the elbow): its moment arm about each joint
+    load.body = "forearm"
+    load.point = [0.8, 0, 0]
+    tip = np.array([math.cos(0.6) + 0.8 * math.cos(-0.3), math.sin(0.6) + 0.8 * math.sin(-0.3)])
+    elbow = np.array([math.cos(0.6), math.sin(0.6)])
+    assert mechdyn.applied_forces(model, q, np.zeros(2), t=2.0) == pytest.approx(
+        [tip[0] * 6.0, (tip - elbow)[0] * 6.0], abs=1e-12)
+
+
+def test_closed_chain_run_with_a_spring_added_from_python_conserves_energy():
+    # The four-bar with an undamped spring from the rocker to the ground, added from
+    # Python: the closed-chain run's kinetic + potential energy (gravity's and the
+    # spring's) stays constant (RK4 at 1 ms with projection: drift ~1e-6 of the swing),
+    # and its force_value column is k (L − L0) with L from the rows' element energy
+    # (V = ½ k (L − L0)² with T0 = 0). Catches: the spring's energy left out of the run's
+    # potential energy, a column of another element.
+    model = mechdyn.load_model(str(SOURCE / "examples" / "models" / "four_bar.yaml"))
+    model.add_spring_damper("spring", "rocker", [0.3, 0, 0], "ground", [0.3, 0.4, 0], stiffness=50.0,
+                            free_length=0.05)
+    run = mechdyn.simulate_closed_chain(model, duration=1.0, step=1e-3, every=10)
+    assert run.force_names == ["spring"] and run.coupling_effort.shape == (len(run.t), 0)
+    energy = run.kinetic_energy + run.potential_energy
+    swing = np.ptp(run.kinetic_energy)
+    assert swing > 0.01 and np.ptp(energy) < 1e-5 * swing
+    stretch = np.sqrt(2 * run.force_energy[:, 0] / 50.0)
+    assert np.allclose(np.abs(run.force_value[:, 0]), 50.0 * stretch, atol=1e-9)
+
+
+def test_inverse_run_equals_the_command_line_rows(tmp_path):
+    # `mechdyn simulate --mode inverse` of the same file (another program's rows): tau,
+    # the joint reactions with the elements' wrenches, the energies and the force_<name>_
+    # columns. Catches: Python's rows leaving the elements' wrenches out of the reactions
+    # (they were, before the elements had a Python side), columns in another order.
+    path = SOURCE / "examples" / "models" / "spring_pendulum.yaml"
+    model = mechdyn.load_model(str(path))
+    out = subprocess.run([CLI, "simulate", str(path), "--mode", "inverse", "--accelerations", "1,-0.5",
+                          "--duration", "0.2", "--step", "0.01", "--every", "5"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    header = out[0].split(",")
+    rows = np.array([[float(x) for x in line.split(",")] for line in out[1:]])
+    column = lambda name: rows[:, header.index(name)]  # noqa: E731
+    run = mechdyn.simulate_inverse(model, accelerations=["1", "-0.5"], duration=0.2, step=0.01, every=5)
+    assert np.allclose(run.t, column("t_s"), atol=0)
+    assert np.allclose(run.tau[:, 0], column("tau_shoulder_N_m"), rtol=1e-12, atol=1e-12)
+    for b, joint in enumerate(model.joint_names):
+        for c, axis in enumerate("xyz"):
+            assert np.allclose(run.reaction_force[:, b, c], column(f"reaction_{joint}_f{axis}_N"), atol=1e-12)
+            assert np.allclose(run.reaction_torque[:, b, c], column(f"reaction_{joint}_t{axis}_N_m"), atol=1e-12)
+    assert np.allclose(run.kinetic_energy, column("kinetic_energy_J"), atol=1e-12)
+    assert np.allclose(run.potential_energy, column("potential_energy_J"), atol=1e-12)
+    for k, name in enumerate(model.force_names):
+        unit = "N_m" if model.force(name).type.startswith("joint") else "N"
+        assert np.allclose(run.force_value[:, k], column(f"force_{name}_{unit}"), atol=1e-12)
