@@ -515,3 +515,62 @@ def test_inverse_run_equals_the_command_line_rows(tmp_path):
     for k, name in enumerate(model.force_names):
         unit = "N_m" if model.force(name).type.startswith("joint") else "N"
         assert np.allclose(run.force_value[:, k], column(f"force_{name}_{unit}"), atol=1e-12)
+
+
+GEARS = """
+mechdyn: 3
+name: gears
+gravity: [0, 0, -9.81]
+bodies:
+  - name: disk_a
+    parent: ground
+    joint: {name: A, type: revolute, axis: [0, 0, 1], origin: [0, 0, 0]}
+    mass: 1.0
+    com: [0, 0, 0]
+    inertia: {diag: [0.15, 0.15, 0.3]}
+  - name: disk_b
+    parent: ground
+    joint: {name: B, type: revolute, axis: [0, 0, 1], origin: [1, 0, 0], actuated: false}
+    mass: 1.0
+    com: [0, 0, 0]
+    inertia: {diag: [0.1, 0.1, 0.2]}
+forces:
+  - name: spring_b
+    type: joint-spring-damper
+    joint: B
+    stiffness: 3
+  - name: twist
+    type: applied
+    body: disk_a
+    point: [0, 0, 0]
+    torque: ["0", "0", "0.4*t"]
+couplings:
+  - name: gear
+    type: gear
+    a: A
+    b: B
+    ratio: -2.5
+"""
+
+
+def test_coupling_effort_at_one_state_equals_its_closed_form_and_the_command_line(tmp_path):
+    # At a consistent state of the geared disks with a spring on B (−k q_b) and a torque
+    # 0.4 t on A: I_b a_b = −k q_b + λ and I_a a_a = τ_a + 0.4 t − r λ, so
+    # λ = I_b a_b + k q_b, τ_a = I_a a_a − 0.4 t + r λ. From Python: force_elements on the
+    # Data, then closed_chain_inverse_dynamics (it reads the elements' efforts and wrenches
+    # that force_elements left, as in C++); the command line's eval --a prints the
+    # coupling's effort. Catches: the elements left out of the closed-chain balance, the
+    # multiplier of another row.
+    path = tmp_path / "gears.yaml"
+    path.write_text(GEARS)
+    model = mechdyn.load_model(str(path))
+    r, k, t = -2.5, 3.0, 1.5
+    q, v, a = np.array([0.2, r * 0.2]), np.array([0.5, r * 0.5]), np.array([1.0, r * 1.0])
+    data = mechdyn.Data(model)
+    mechdyn.force_elements(model, data, q, v, t)
+    solved = mechdyn.closed_chain_inverse_dynamics(model, data, q, v, a)
+    effort = 0.2 * a[1] + k * q[1]
+    assert solved["multiplier"][model.coupling("gear").row] == pytest.approx(effort, rel=1e-12)
+    assert solved["tau"][0] == pytest.approx(0.3 * a[0] - 0.4 * t + r * effort, rel=1e-12)
+    cli = run_eval(path, q, v, a, t)
+    assert cli["couplings"] == [{"name": "gear", "effort": pytest.approx(effort, rel=1e-12)}]
