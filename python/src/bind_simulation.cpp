@@ -213,16 +213,17 @@ void bind_simulation(py::module_& m) {
     ElementRows elements;
     {
       py::gil_scoped_release release;
-      Data energy_data(*model, DenseWorkspace::None);
+      std::unique_ptr<Data> energy_data;  // made at the first row: simulate checks the model first
       simulate(*model, q, v, effort, options, [&](SimulationRow& row) {
+        if (!energy_data) energy_data = std::make_unique<Data>(*model, DenseWorkspace::None);
         t.push_back(row.time);
         rq.insert(rq.end(), row.q.data(), row.q.data() + row.q.size());
         rv.insert(rv.end(), row.v.data(), row.v.data() + nv);
         ra.insert(ra.end(), row.a.data(), row.a.data() + nv);
         rtau.insert(rtau.end(), row.tau.data(), row.tau.data() + nv);
         elements.add(*model, row.data);
-        ke.push_back(kinetic_energy(*model, energy_data, row.q, row.v));
-        pe.push_back(potential_energy_from_kinematics(*model, energy_data) +
+        ke.push_back(kinetic_energy(*model, *energy_data, row.q, row.v));
+        pe.push_back(potential_energy_from_kinematics(*model, *energy_data) +
                      (model->has_force_elements ? force_element_potential_energy(row.data) : 0.0));
       });
     }
