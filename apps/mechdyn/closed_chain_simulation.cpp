@@ -73,7 +73,7 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
   const std::vector<int> actuated = probe.actuated_dofs;
   const Eigen::Index na = static_cast<Eigen::Index>(actuated.size()), nv = model.nv;
   if (probe.passive_dofs.empty())
-    throw UsageError("model '" + model.name + "' has loops but no passive joint: mark the passive joints actuated: false");
+    throw UsageError("model '" + model.name + "' has " + model.constraint_kinds() + " but no passive joint: mark the passive joints actuated: false");
   // Start: --q0, else the model's initial_configuration, else the neutral one. Named
   // entries (joint=value) are the coordinates kept; a full list or none keeps the actuated
   // ones (constraints/initial_state.hpp).
@@ -92,7 +92,7 @@ void run_closed_chain_simulation(const Model& model, const ClosedChainSettings& 
     std::vector<std::string> e = list.value_or(std::vector<std::string>(static_cast<std::size_t>(na), "0"));
     if (static_cast<Eigen::Index>(e.size()) != na)
       throw UsageError(std::string(name) + " has " + std::to_string(e.size()) + " expressions; model '" + model.name +
-                       "' has loops, so it needs one per actuated coordinate (" + std::to_string(na) + ")");
+                       "' has " + model.constraint_kinds() + ", so it needs one per actuated coordinate (" + std::to_string(na) + ")");
     return TimeExpressions(e, name);
   };
   if (inverse && s.velocities && s.accelerations)

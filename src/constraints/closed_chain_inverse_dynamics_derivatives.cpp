@@ -113,7 +113,7 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
   const Eigen::Index np = static_cast<Eigen::Index>(data.passive_dofs.size());
   if (model.num_loop_rows > 0 && np == 0)
     throw InvalidArgument(std::string(kFunction) + ": model '" + model.name +
-                          "' has loops but no passive joint: mark the passive joints actuated: false");
+                          "' has " + model.constraint_kinds() + " but no passive joint: mark the passive joints actuated: false");
   if (na == 0)
     throw InvalidArgument(std::string(kFunction) + ": model '" + model.name +
                           "' has no actuated joint: there is no independent coordinate to differentiate with respect to");

@@ -117,7 +117,7 @@ ClosedChainRunSummary run_closed_chain(const Model& model, const Eigen::Ref<cons
   const std::vector<int> actuated = data.actuated_dofs;
   const Eigen::Index na = static_cast<Eigen::Index>(actuated.size()), nv = model.nv;
   if (data.passive_dofs.empty())
-    throw ModelError("model '" + model.name + "' has loops but no passive joint: mark the passive joints actuated: false");
+    throw ModelError("model '" + model.name + "' has " + model.constraint_kinds() + " but no passive joint: mark the passive joints actuated: false");
   const bool inverse = s.inverse;
   const bool by_velocity = inverse && static_cast<bool>(inputs.actuated_velocity);
   if (inverse && static_cast<bool>(inputs.actuated_velocity) == static_cast<bool>(inputs.actuated_acceleration))

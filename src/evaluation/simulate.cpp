@@ -274,7 +274,7 @@ void simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0, cons
   require_rigid_bodies(model, model.name, "simulate_inverse");
   if (model.has_constraints())
     throw ModelError("simulate_inverse: model '" + model.name +
-                     "' has loops: its inverse run is the closed-chain run (evaluation/closed_chain_run.hpp)");
+                     "' has " + model.constraint_kinds() + ": its inverse run is the closed-chain run (evaluation/closed_chain_run.hpp)");
   const Eigen::Index nv = model.nv;
   check_start(model, q0, v0);
   VecX q = q0, v = v0;

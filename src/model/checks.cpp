@@ -14,11 +14,15 @@ void check_data(const Model& model, const Data& data, const char* function) {
   // Sizes only: a Data made without a dense workspace (DenseWorkspace) fits its Model too.
   if (data.rotation.size() != bodies || data.motion_axis.size() != nv || data.aba_d_inverse.size() != bodies ||
       data.composite_force.size() != nv || data.tau.size() != model.nv || data.assembly_q.size() != model.nq ||
-      data.loop_residual.size() != model.num_loop_rows || data.cut_point.size() != model.loops.size())
+      data.loop_residual.size() != model.num_loop_rows || data.cut_point.size() != model.loops.size() ||
+      data.element_value.size() != static_cast<Eigen::Index>(model.forces.size()) ||
+      data.coupling_coordinates.size() != 2 * static_cast<Eigen::Index>(model.couplings.size()) ||
+      data.element_expression_values.size() != model.num_force_expressions ||
+      data.element_target_values.size() != model.num_servo_targets)
     throw InvalidArgument(std::string(function) + ": data was not built for model '" + model.name + "' (" +
                           std::to_string(bodies) + " bodies, nq = " + std::to_string(model.nq) +
                           ", nv = " + std::to_string(model.nv) + ", " + std::to_string(model.num_loop_rows) +
-                          " closure rows)");
+                          " closure rows, " + std::to_string(model.forces.size()) + " force elements)");
 }
 
 void check_vector(const Eigen::Ref<const VecX>& x, Eigen::Index size, const char* name) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mechdyn/errors.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/model/model.hpp"
 
 namespace mechdyn {
@@ -46,6 +47,16 @@ void check_single_coordinate_joint(const Model& model, int joint, const std::str
     fail(source, element,
          std::string(what) + " '" + j.name + "' is a " + joint_type_name(j.type) + " joint with " +
              std::to_string(joint_nv(j.type)) + " coordinates; it must have exactly one (revolute or prismatic)");
+}
+
+// A time function must parse (muParser, math/time_expressions.hpp); a value that is not
+// finite at t = 0 (e.g. 1/t) is a run-time matter.
+void check_expression(const std::string& text, const std::string& source, const std::string& element, const char* key) {
+  try {
+    TimeExpressions parsed({text}, key);
+  } catch (const InvalidArgument& e) {
+    fail(source, element, std::string(key) + " does not parse: " + e.what());
+  }
 }
 
 }  // namespace
@@ -158,6 +169,8 @@ void finalize_force_elements(Model& model, const std::string& source) {
         }
         if (e.type == ForceElementType::JointServo) {
           if (e.target.empty()) fail(source, element, "a joint-servo needs a target expression");
+          check_expression(e.target, source, element, "target");
+          if (!e.target_rate.empty()) check_expression(e.target_rate, source, element, "target_rate");
           if (std::isnan(e.max_effort) || e.max_effort <= 0.0)
             fail(source, element, "max_effort must be positive, got " + number_text(e.max_effort));
         }
@@ -165,6 +178,10 @@ void finalize_force_elements(Model& model, const std::string& source) {
       case ForceElementType::Applied:
         check_body_point(model, e.a, source, element, "body");
         if (e.a.body == kGround) fail(source, element, "an applied load acts on a body, not on ground");
+        for (int k = 0; k < 3; ++k) {
+          check_expression(e.force[static_cast<std::size_t>(k)], source, element, ("force[" + std::to_string(k) + "]").c_str());
+          check_expression(e.torque[static_cast<std::size_t>(k)], source, element, ("torque[" + std::to_string(k) + "]").c_str());
+        }
         break;
     }
   }
@@ -187,6 +204,15 @@ void finalize_force_elements(Model& model, const std::string& source) {
   if (flexible && model.has_armature)
     fail(source, "armature", "armature in models with flexible bodies is not supported yet");
 
+  model.num_force_expressions = 0;
+  model.num_servo_targets = 0;
+  for (const ForceElement& e : model.forces) {  // the Data's time functions, in data.cpp's order
+    if (e.type == ForceElementType::JointServo) {
+      model.num_force_expressions += e.target_rate.empty() ? 1 : 2;
+      model.num_servo_targets += e.target_rate.empty() ? 1 : 0;
+    }
+    if (e.type == ForceElementType::Applied) model.num_force_expressions += 6;
+  }
   model.coupling_row_index = model.num_loop_rows;
   for (const Coupling& c : model.couplings) {
     const std::string element = "coupling '" + c.name + "'";

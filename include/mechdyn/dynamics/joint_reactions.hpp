@@ -14,7 +14,8 @@ namespace mechdyn {
 
 /// Reaction wrench of every joint (parent on child; world frame; torque about the
 /// child's frame origin) into data.reaction_force / data.reaction_torque, and the
-/// joint efforts Sᵀ W (projection on the motion axes, = M a + h) into data.tau.
+/// joint efforts Sᵀ W (projection on the motion axes, = M a + h without the armature: a
+/// drive's armature · a is not in its joint's reaction, force-elements.md) into data.tau.
 /// Runs forward_kinematics(q, v, a), then joint_reactions_from_kinematics.
 /// Allocates nothing.
 void joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,

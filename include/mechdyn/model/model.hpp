@@ -135,11 +135,17 @@ struct Model {
   VecX armature;                           // per velocity coordinate: the joint's armature (0 elsewhere), nv
   bool has_armature = false;               // some armature > 0 (the algorithms add it to M's diagonal)
   bool has_force_elements = false;         // !forces.empty()
+  int num_force_expressions = 0;           // the elements' time functions: per servo 1 or 2, per applied load 6
+  int num_servo_targets = 0;               // servos without target_rate (their target at t ± h)
 
   int num_bodies() const { return static_cast<int>(bodies.size()); }
   /// True when the model has constraint rows (cut joints or couplings): a constrained
   /// mechanism (constraints/).
   bool has_constraints() const { return num_loop_rows > 0; }
+  /// "loops", "couplings" or "loops and couplings": what makes the model constrained (messages).
+  const char* constraint_kinds() const {
+    return couplings.empty() ? "loops" : loops.empty() ? "couplings" : "loops and couplings";
+  }
   /// The name of constraint k of the closure: the loops in order, then the couplings
   /// (k = loops.size() + c for coupling c).
   const std::string& constraint_name(int k) const {
