@@ -12,6 +12,7 @@
 #include "mechdyn/dynamics/energy.hpp"
 #include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
+#include "mechdyn/errors.hpp"
 #include "mechdyn/io/model_file.hpp"
 
 namespace mechdyn {
@@ -192,6 +193,49 @@ TEST(ForceElementRuns, GearCouplingReflectsTheDrivenInertia) {
   EXPECT_NEAR(run.q(last, 0), 0.5 * accel, 1e-9);
   EXPECT_NEAR(run.q(last, 1), -2.5 * 0.5 * accel, 1e-9);
   EXPECT_NEAR(run.a(last, 0), accel, 1e-9);
+}
+
+}  // namespace
+}  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+TEST(ForceElementModelChanges, ADataMadeBeforeAnElementWasAddedIsRefused) {
+  Model model = parse_model_string(
+      slider_model("  - {name: K, type: joint-spring-damper, joint: X, stiffness: 300}\n"), "slider");
+  Data old_data(model);
+  ForceElement extra;
+  extra.name = "K2";
+  extra.type = ForceElementType::JointSpringDamper;
+  extra.joint = 0;
+  extra.stiffness = 10.0;
+  model.forces.push_back(extra);
+  finalize_model(model, "slider");
+  const VecX q = VecX::Zero(1), v = VecX::Zero(1);
+  EXPECT_THROW(force_elements(model, old_data, q, v, 0.0), InvalidArgument);
+  Data fresh(model);
+  force_elements(model, fresh, q, v, 0.0);
+  EXPECT_EQ(fresh.element_value.size(), 2);
+}
+
+TEST(ForceElementModelChanges, AModelBuiltInCodeWithABadExpressionIsRefusedNamingTheElement) {
+  Model model = parse_model_string(slider_model("  - {name: K, type: joint-spring-damper, joint: X, stiffness: 1}\n"), "code");
+  ForceElement servo;
+  servo.name = "drive";
+  servo.type = ForceElementType::JointServo;
+  servo.joint = 0;
+  servo.stiffness = 10.0;
+  servo.target = "sin(t";
+  model.forces.push_back(servo);
+  try {
+    finalize_model(model, "code");
+    FAIL() << "no ModelError";
+  } catch (const ModelError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("force 'drive'"), std::string::npos) << message;
+    EXPECT_NE(message.find("target"), std::string::npos) << message;
+  }
 }
 
 }  // namespace
