@@ -306,12 +306,13 @@ void apply_external_wrenches_to_reactions(const Model& model, Data& data) {
 // ---- ∂Q_f/∂q, ∂Q_f/∂v (header) ------------------------------------------------------------
 //
 // For a force F (world) through a point p of body b and a moment M on b, Q_k = j_k · F + ω_k · M
-// for the coordinates k on the chain C_b (j_k = v_k + ω_k × p, s_k = [ω_k; v_k]). With every
-// axis fixed in a body frame at or below the joint that moves it (revolute, prismatic,
-// cylindrical, universal), the axes' rates under q_m are spatial cross products:
-//   ∂s_k/∂q_m = s_m × s_k for m at or above k on C_b (m ≤ k), 0 below,
-//   ∂j_k/∂q_m = ω_m × j_k (m ≤ k), ω_k × j_m (m > k),   ∂ω_k/∂q_m = ω_m × ω_k (m ≤ k), 0,
-// so ∂Q_k/∂q_m = j_k · ∂F/∂q_m + ω_k · ∂M/∂q_m + F · ∂j_k/∂q_m + M · ∂ω_k/∂q_m, exact.
+// for the coordinates k on the chain C_b (j_k = v_k + ω_k × p, s_k = [ω_k; v_k]). Under a
+// tangent step of q_m (a twist s_m of everything below joint m) the point moves by j_m(p) and
+// each axis changes by ∂s_k/∂q_m (axis_rate below, by how the axis is carried,
+// model/joint.hpp AxisCarrier), so
+//   ∂j_k/∂q_m = ∂v_k + ∂ω_k × p + ω_k × j_m(p),
+//   ∂Q_k/∂q_m = j_k · ∂F/∂q_m + ω_k · ∂M/∂q_m + F · ∂j_k/∂q_m + M · ∂ω_k/∂q_m,
+// exact (no finite differences).
 namespace {
 
 struct Chain {
@@ -328,20 +329,50 @@ Chain chain_of(const Model& model, int body) {
   return c;
 }
 
-void check_derivable_chain(const Model& model, const ForceElement& e, int body) {
-  for (int b = body; b != kGround; b = model.bodies[static_cast<std::size_t>(b)].parent) {
-    const JointType type = model.joints[static_cast<std::size_t>(b)].type;
-    if (type == JointType::Spherical || type == JointType::Free)
-      throw InvalidArgument("force element derivatives: force '" + e.name + "' acts on a chain with the " +
-                            joint_type_name(type) + " joint '" + model.joints[static_cast<std::size_t>(b)].name +
-                            "'; its derivatives are derived for revolute, prismatic, cylindrical and universal chains only");
-  }
-}
-
 Vec3 omega_of(const Data& data, int k) { return data.motion_axis[static_cast<std::size_t>(k)].head<3>(); }
 Vec3 j_of(const Data& data, int k, const Vec3& p) {
   const Vec6& s = data.motion_axis[static_cast<std::size_t>(k)];
   return s.tail<3>() + s.head<3>().cross(p);
+}
+
+// ∂s_k/∂q_m for two coordinates on one chain: zero when m is below k's joint; for an
+// axis carried by the parent (or the child) and m in a joint above (or, for a child-carried
+// axis, an earlier axis of the same joint) the twist's cross product s_m × s_k; a world
+// direction [e; o × e] (spherical, free rotations) moves only with its origin o:
+// [0; j_m(o) × e], j_m(o) the velocity of o under q_m (m above, or a free joint's
+// translation); a world axis (free translations) never changes.
+Vec6 axis_rate(const Model& model, const Data& data, int k, int m) {
+  const int body_k = model.dof_body[static_cast<std::size_t>(k)], body_m = model.dof_body[static_cast<std::size_t>(m)];
+  const bool same = body_k == body_m;
+  if (!same && m > k) return Vec6::Zero();  // m below k's joint
+  const Joint& joint = model.joints[static_cast<std::size_t>(body_k)];
+  const Vec6& sk = data.motion_axis[static_cast<std::size_t>(k)];
+  const Vec6& sm = data.motion_axis[static_cast<std::size_t>(m)];
+  const auto cross = [&] {
+    return make_vec6(sm.head<3>().cross(sk.head<3>()), sm.head<3>().cross(sk.tail<3>()) + sm.tail<3>().cross(sk.head<3>()));
+  };
+  switch (joint_axis_carrier(joint, k - joint.v_index)) {
+    case AxisCarrier::World:
+      return Vec6::Zero();
+    case AxisCarrier::Parent:
+      return same ? Vec6::Zero() : cross();
+    case AxisCarrier::Child:
+      return (!same || m < k) ? cross() : Vec6::Zero();
+    case AxisCarrier::WorldDirection: {
+      const bool moves_origin =
+          !same || joint_axis_carrier(joint, m - joint.v_index) == AxisCarrier::World;  // above, or the free translation
+      if (!moves_origin) return Vec6::Zero();
+      const Vec3 e = sk.head<3>(), o = data.position[static_cast<std::size_t>(body_k)];
+      return make_vec6(Vec3::Zero(), j_of(data, m, o).cross(e));
+    }
+  }
+  return Vec6::Zero();
+}
+
+// ∂j_k(p)/∂q_m (the point p on the chain's body).
+Vec3 point_axis_rate(const Model& model, const Data& data, int k, int m, const Vec3& p) {
+  const Vec6 ds = axis_rate(model, data, k, m);
+  return ds.tail<3>() + ds.head<3>().cross(p) + omega_of(data, k).cross(j_of(data, m, p));
 }
 
 // The 3 × nv point Jacobian of p on the chain (zero elsewhere), added with `sign`.
@@ -350,38 +381,29 @@ void add_point_jacobian(const Data& data, const Chain& chain, const Vec3& p, dou
 }
 
 // H_m = Σ_{k ∈ C} v_k ∂j_k/∂q_m (the q-derivative of the point's velocity), added with `sign`.
-void add_velocity_derivative(const Data& data, const Chain& chain, const Vec3& p, const Eigen::Ref<const VecX>& v,
-                             double sign, Eigen::Matrix<double, 3, Eigen::Dynamic>& out) {
-  for (std::size_t im = 0; im < chain.dofs.size(); ++im) {
-    const int m = chain.dofs[im];
-    Vec3 below = Vec3::Zero(), above = Vec3::Zero();  // Σ_{k ≥ m} v_k j_k, Σ_{k < m} v_k ω_k
-    for (std::size_t ik = 0; ik < chain.dofs.size(); ++ik) {
-      const int k = chain.dofs[ik];
-      if (ik >= im) below += v[k] * j_of(data, k, p);
-      else above += v[k] * omega_of(data, k);
-    }
-    out.col(m) += sign * (omega_of(data, m).cross(below) + above.cross(j_of(data, m, p)));
+void add_velocity_derivative(const Model& model, const Data& data, const Chain& chain, const Vec3& p,
+                             const Eigen::Ref<const VecX>& v, double sign, Eigen::Matrix<double, 3, Eigen::Dynamic>& out) {
+  for (int m : chain.dofs) {
+    Vec3 sum = Vec3::Zero();
+    for (int k : chain.dofs) sum += v[k] * point_axis_rate(model, data, k, m, p);
+    out.col(m) += sign * sum;
   }
 }
 
 // dQ += the derivatives of a force F through p and a moment M on the chain's body, with
-// ∂F/∂q, ∂F/∂v, ∂M/∂q, ∂M/∂v given (3 × nv; null: zero).
-void add_wrench_derivatives(const Data& data, const Chain& chain, const Vec3& p, const Vec3& F, const Vec3& M,
-                            const Eigen::Matrix<double, 3, Eigen::Dynamic>* dF_dq,
+// ∂F/∂q, ∂F/∂v given (3 × nv; null: zero; M constant).
+void add_wrench_derivatives(const Model& model, const Data& data, const Chain& chain, const Vec3& p, const Vec3& F,
+                            const Vec3& M, const Eigen::Matrix<double, 3, Eigen::Dynamic>* dF_dq,
                             const Eigen::Matrix<double, 3, Eigen::Dynamic>* dF_dv, Eigen::Ref<MatX> dq,
                             Eigen::Ref<MatX> dv) {
-  for (std::size_t ik = 0; ik < chain.dofs.size(); ++ik) {
-    const int k = chain.dofs[ik];
-    const Vec3 jk = j_of(data, k, p), wk = omega_of(data, k);
+  for (int k : chain.dofs) {
+    const Vec3 jk = j_of(data, k, p);
     if (dF_dq) dq.row(k) += jk.transpose() * *dF_dq;
     if (dF_dv) dv.row(k) += jk.transpose() * *dF_dv;
-    for (std::size_t im = 0; im < chain.dofs.size(); ++im) {
-      const int m = chain.dofs[im];
-      const Vec3 wm = omega_of(data, m);
-      const Vec3 dj = im <= ik ? Vec3(wm.cross(jk)) : Vec3(wk.cross(j_of(data, m, p)));
-      double entry = F.dot(dj);
-      if (im <= ik) entry += M.dot(wm.cross(wk));
-      dq(k, m) += entry;
+    for (int m : chain.dofs) {
+      const Vec6 ds = axis_rate(model, data, k, m);
+      const Vec3 dj = ds.tail<3>() + ds.head<3>().cross(p) + omega_of(data, k).cross(j_of(data, m, p));
+      dq(k, m) += F.dot(dj) + M.dot(ds.head<3>());
     }
   }
 }
@@ -428,17 +450,15 @@ void force_element_derivatives(const Model& model, const Data& data, const Eigen
     if (e.type == ForceElementType::Bushing)
       throw InvalidArgument("force element derivatives: force '" + e.name +
                             "' is a bushing; its derivatives are not derived yet (docs/force-elements.md)");
-    check_derivable_chain(model, e, e.a.body);
     const Chain ca = chain_of(model, e.a.body);
     const Vec3& pa = data.element_point_a[i];
     const Vec6& Wa = data.element_wrench_a[i];
     if (e.type == ForceElementType::Applied) {  // F, M constant in q and v: the geometric terms only
       const Vec3 F = Wa.tail<3>(), M = Wa.head<3>() - pa.cross(F);
-      add_wrench_derivatives(data, ca, pa, F, M, nullptr, nullptr, dq, dv);
+      add_wrench_derivatives(model, data, ca, pa, F, M, nullptr, nullptr, dq, dv);
       continue;
     }
     // Spring-damper: F_a = T u at p_a, −F_a at p_b.
-    check_derivable_chain(model, e, e.b.body);
     const Chain cb = chain_of(model, e.b.body);
     const Vec3& pb = data.element_point_b[i];
     const double L = data.element_length[index], T = data.element_value[index];
@@ -447,8 +467,8 @@ void force_element_derivatives(const Model& model, const Data& data, const Eigen
     Mat3X D = Mat3X::Zero(3, nv), Hd = Mat3X::Zero(3, nv);  // ∂d/∂q (= ∂ḋ/∂v), ∂ḋ/∂q
     add_point_jacobian(data, cb, pb, 1.0, D);
     add_point_jacobian(data, ca, pa, -1.0, D);
-    add_velocity_derivative(data, cb, pb, v, 1.0, Hd);
-    add_velocity_derivative(data, ca, pa, v, -1.0, Hd);
+    add_velocity_derivative(model, data, cb, pb, v, 1.0, Hd);
+    add_velocity_derivative(model, data, ca, pa, v, -1.0, Hd);
     const Vec3 d_rate = D * v;
     const Mat3 P = (Mat3::Identity() - u * u.transpose()) / L;  // ∂u/∂d
     const Eigen::RowVectorXd dL = u.transpose() * D;
@@ -458,9 +478,9 @@ void force_element_derivatives(const Model& model, const Data& data, const Eigen
     const Mat3X dF_dq = u * dT_q + T * (P * D);
     const Mat3X dF_dv = u * dT_v;
     const Vec3 F = T * u;
-    add_wrench_derivatives(data, ca, pa, F, Vec3::Zero(), &dF_dq, &dF_dv, dq, dv);
+    add_wrench_derivatives(model, data, ca, pa, F, Vec3::Zero(), &dF_dq, &dF_dv, dq, dv);
     const Mat3X neg_q = -dF_dq, neg_v = -dF_dv;
-    add_wrench_derivatives(data, cb, pb, -F, Vec3::Zero(), &neg_q, &neg_v, dq, dv);
+    add_wrench_derivatives(model, data, cb, pb, -F, Vec3::Zero(), &neg_q, &neg_v, dq, dv);
   }
 }
 

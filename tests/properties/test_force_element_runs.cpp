@@ -9,7 +9,9 @@
 #include <cmath>
 #include <string>
 
+#include "mechdyn/constraints/assembly.hpp"
 #include "mechdyn/dynamics/energy.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/evaluation/simulate.hpp"
 #include "mechdyn/errors.hpp"
@@ -236,6 +238,74 @@ TEST(ForceElementModelChanges, AModelBuiltInCodeWithABadExpressionIsRefusedNamin
     EXPECT_NE(message.find("force 'drive'"), std::string::npos) << message;
     EXPECT_NE(message.find("target"), std::string::npos) << message;
   }
+}
+
+}  // namespace
+}  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// ∂Q_f/∂q, ∂Q_f/∂v of force_element_derivatives on a free base carrying a ball joint and a
+// hinge (world-direction and world axes, dynamics/force_elements.cpp axis_rate) against
+// central differences of Q_f along the tangent (q ⊕ ±h e_j, apply_velocity_increment).
+TEST(ForceElementDerivatives, FreeAndSphericalChainsMatchTangentDifferences) {
+  const Model model = parse_model_string(
+      "mechdyn: 3\nname: floating\ngravity: [0, 0, -9.81]\nbodies:\n"
+      "  - name: base\n    parent: ground\n    joint: {name: F, type: free}\n"
+      "    mass: 4.0\n    com: [0.05, 0, 0]\n    inertia: {ixx: 0.1, iyy: 0.12, izz: 0.14}\n"
+      "  - name: arm\n    parent: base\n    joint: {name: B, type: spherical, origin: [0.2, 0.1, 0]}\n"
+      "    mass: 1.0\n    com: [0.2, 0, 0]\n    inertia: {ixx: 0.01, iyy: 0.03, izz: 0.03}\n"
+      "  - name: hand\n    parent: arm\n    joint: {name: H, type: revolute, axis: [0, 0.6, 0.8], origin: [0.4, 0, 0]}\n"
+      "    mass: 0.5\n    com: [0.1, 0, 0]\n    inertia: {ixx: 0.005, iyy: 0.01, izz: 0.01}\n"
+      "forces:\n"
+      "  - {name: S1, type: spring-damper, a: {body: hand, point: [0.2, 0.05, 0]}, b: {body: ground, point: [1, 0.5, 1]},"
+      " stiffness: 300, free_length: 0.4, damping: 4, preload: 2}\n"
+      "  - {name: S2, type: spring-damper, a: {body: base, point: [-0.1, 0.1, 0.05]}, b: {body: hand, point: [0.1, 0, 0.1]},"
+      " stiffness: 120, free_length: 0.3, damping: 1.5}\n"
+      "  - {name: L, type: applied, body: arm, point: [0.3, 0, 0.02], force: [\"1\", \"-2\", \"3\"], torque: [\"0.5\", \"0\", \"-0.4\"]}\n"
+      "  - {name: K, type: joint-spring-damper, joint: H, stiffness: 7, damping: 0.2, rest: 0.1}\n",
+      "floating");
+  VecX q = model.neutral_configuration();
+  q.head<3>() << 0.1, -0.2, 0.3;
+  {
+    Data d(model);
+    forward_kinematics(model, d, q);
+    VecX dv(model.nv);
+    dv << 0.2, -0.1, 0.3, 0.4, -0.3, 0.2, 0.5, -0.6, 0.3, 0.7;
+    apply_velocity_increment(model, d, q, dv);  // a general configuration
+  }
+  VecX v(model.nv);
+  v << 0.3, -0.2, 0.1, 0.5, 0.4, -0.6, 0.7, 0.2, -0.3, 1.1;
+  Data data(model);
+  force_elements(model, data, q, v, 0.0);
+  MatX dq = MatX::Zero(model.nv, model.nv), dv = MatX::Zero(model.nv, model.nv);
+  force_element_derivatives(model, data, q, v, dq, dv);
+  const auto q_f = [&](const VecX& qq, const VecX& vv) {
+    Data d(model);
+    force_elements(model, d, qq, vv, 0.0);
+    return VecX(d.applied_force);
+  };
+  const double h = 1e-6;
+  double worst_q = 0.0, worst_v = 0.0, scale = 1.0;
+  for (int j = 0; j < model.nv; ++j) {
+    VecX step = VecX::Zero(model.nv);
+    step[j] = h;
+    VecX plus = q, minus = q;
+    {
+      Data d(model);
+      forward_kinematics(model, d, q);
+      apply_velocity_increment(model, d, plus, step);
+      apply_velocity_increment(model, d, minus, -step);
+    }
+    const VecX column_q = (q_f(plus, v) - q_f(minus, v)) / (2 * h);
+    const VecX column_v = (q_f(q, v + step) - q_f(q, v - step)) / (2 * h);
+    scale = std::max(scale, column_q.cwiseAbs().maxCoeff());
+    worst_q = std::max(worst_q, (column_q - dq.col(j)).cwiseAbs().maxCoeff());
+    worst_v = std::max(worst_v, (column_v - dv.col(j)).cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(worst_q, 1e-6 * scale) << "scale " << scale;
+  EXPECT_LT(worst_v, 1e-6 * scale);
 }
 
 }  // namespace

@@ -72,11 +72,10 @@ double force_element_potential_energy(const Data& data);
 void apply_external_wrenches_to_reactions(const Model& model, Data& data);
 
 /// ∂Q_f/∂q and ∂Q_f/∂v (nv × nv each, added to `dq` and `dv`) at the state of the last
-/// force_elements call (velocity stage at q, v): exact (no finite differences) for chains
-/// of revolute, prismatic, cylindrical and universal joints; q-derivatives along the
-/// tangent (the convention of dynamics/rnea_derivatives.hpp). Throws InvalidArgument for an
-/// element whose body chain has a spherical or free joint, or for a bushing (not yet
-/// derived; docs/force-elements.md).
+/// force_elements call (velocity stage at q, v): exact (no finite differences) for every
+/// joint type (each axis's rate by how it is carried, model/joint.hpp AxisCarrier);
+/// q-derivatives along the tangent (the convention of dynamics/rnea_derivatives.hpp).
+/// Throws InvalidArgument for a bushing (not yet derived; docs/force-elements.md).
 void force_element_derivatives(const Model& model, const Data& data, const Eigen::Ref<const VecX>& q,
                                const Eigen::Ref<const VecX>& v, Eigen::Ref<MatX> dq, Eigen::Ref<MatX> dv);
 
