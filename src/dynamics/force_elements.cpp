@@ -414,6 +414,8 @@ void force_element_derivatives(const Model& model, const Data& data, const Eigen
                                const Eigen::Ref<const VecX>& v, Eigen::Ref<MatX> dq, Eigen::Ref<MatX> dv) {
   if (dq.rows() != model.nv || dq.cols() != model.nv || dv.rows() != model.nv || dv.cols() != model.nv)
     throw InvalidArgument("force_element_derivatives: dq and dv must be nv × nv");
+  if (q.size() != model.nq || v.size() != model.nv)
+    throw InvalidArgument("force_element_derivatives: q must have nq and v nv numbers (the state of the last force_elements)");
   check_kinematics(data, 1, "force_element_derivatives");
   const Eigen::Index nv = model.nv;
   using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic>;
@@ -423,7 +425,6 @@ void force_element_derivatives(const Model& model, const Data& data, const Eigen
     if (is_joint_element(e.type)) {
       const Joint& joint = model.joints[static_cast<std::size_t>(e.joint)];
       const int k = joint.v_index;
-      const double x = q[joint.q_index], rate = v[k];
       double kq = 0.0, kv = 0.0;  // ∂effort/∂q, ∂effort/∂v
       switch (e.type) {
         case ForceElementType::JointSpringDamper:
@@ -432,7 +433,6 @@ void force_element_derivatives(const Model& model, const Data& data, const Eigen
         case ForceElementType::JointStop: {
           const double value = data.element_value[index];
           if (value != 0.0) kq = -e.stiffness, kv = -e.damping;  // in contact and pushing (the max/min not active)
-          (void)x, (void)rate;
           break;
         }
         case ForceElementType::JointServo: {
