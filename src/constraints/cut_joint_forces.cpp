@@ -37,19 +37,7 @@ void detail::closed_chain_reactions_from_stage(const Model& model, Data& data) {
     if (loop.a.body != kGround) data.cut_subtree_wrench[loop.a.body] += data.cut_wrench_a[i];
     if (loop.b.body != kGround) data.cut_subtree_wrench[loop.b.body] += data.cut_wrench_b[i];
   }
-  for (int l = n - 1; l >= 0; --l) {
-    const int parent = model.bodies[l].parent;
-    if (parent != kGround) data.cut_subtree_wrench[parent] += data.cut_subtree_wrench[l];
-  }
-  // reaction + gravity + cut and external wrenches = inertial rate of the subtree uL.
-  for (int u = 0; u < n; ++u) {
-    const Vec6 w = data.subtree_force[u] - data.cut_subtree_wrench[u];
-    data.subtree_force[u] = w;
-    data.reaction_force[u] = w.tail<3>();
-    data.reaction_torque[u] = moment_about(w, data.position[u]);
-    const Joint& joint = model.joints[u];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) data.tau[k] = data.motion_axis[k].dot(w);
-  }
+  subtract_applied_wrenches(model, data);  // reaction + gravity + cut and external wrenches = inertial rate of uL
 }
 
 void cut_joint_wrenches(const Model& model, Data& data) {

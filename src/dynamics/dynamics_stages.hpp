@@ -21,6 +21,11 @@ const MatX& composite_rigid_body(const Model& model, Data& data);             //
 void composite_forces_from_stage(const Model& model, Data& data);             // composite_forces_from_kinematics
 const VecX& explicit_bias_from_stage(const Model& model, Data& data);         // explicit_bias_force_from_kinematics
 void reactions_from_stage(const Model& model, Data& data);                    // joint_reactions_from_kinematics
+/// After reactions_from_stage: data.cut_subtree_wrench holds wrenches applied ON each body
+/// (external, cut-joint; world origin). Sums them over every subtree (in place), subtracts
+/// the sums from data.subtree_force and rewrites data.reaction_force, reaction_torque and
+/// data.tau = Sᵀ W. Shared by the force elements' and the closed chains' reactions.
+void subtract_applied_wrenches(const Model& model, Data& data);
 const VecX& articulated_body(const Model& model, Data& data, const double* tau);  // aba_from_kinematics
 /// M (CRBA), h, Lᵀ D L and q̈ on the velocity stage (explicit_forward_dynamics_mass_matrix).
 const VecX& explicit_forward_dynamics_with_mass_matrix(const Model& model, Data& data, const double* tau);

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "../kinematics/kinematics_stage.hpp"
+#include "dynamics_stages.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/rotation_vector.hpp"
 #include "mechdyn/model/checks.hpp"
@@ -287,20 +288,8 @@ void force_element_generalized_force(const Model& model, const Data& data, int i
 double force_element_potential_energy(const Data& data) { return data.element_energy.sum(); }
 
 void apply_external_wrenches_to_reactions(const Model& model, Data& data) {
-  const int n = model.num_bodies();
-  for (int l = 0; l < n; ++l) data.cut_subtree_wrench[l] = data.external_wrench[l];
-  for (int l = n - 1; l >= 0; --l) {
-    const int parent = model.bodies[l].parent;
-    if (parent != kGround) data.cut_subtree_wrench[parent] += data.cut_subtree_wrench[l];
-  }
-  for (int u = 0; u < n; ++u) {
-    const Vec6 w = data.subtree_force[u] - data.cut_subtree_wrench[u];
-    data.subtree_force[u] = w;
-    data.reaction_force[u] = w.tail<3>();
-    data.reaction_torque[u] = moment_about(w, data.position[u]);
-    const Joint& joint = model.joints[u];
-    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) data.tau[k] = data.motion_axis[k].dot(w);
-  }
+  for (int l = 0; l < model.num_bodies(); ++l) data.cut_subtree_wrench[l] = data.external_wrench[l];
+  detail::subtract_applied_wrenches(model, data);
 }
 
 // ---- ∂Q_f/∂q, ∂Q_f/∂v (header) ------------------------------------------------------------

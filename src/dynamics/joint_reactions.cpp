@@ -59,6 +59,23 @@ void detail::reactions_from_stage(const Model& model, Data& data) {
   }
 }
 
+void detail::subtract_applied_wrenches(const Model& model, Data& data) {
+  const int n = model.num_bodies();
+  for (int l = n - 1; l >= 0; --l) {
+    const int parent = model.bodies[l].parent;
+    if (parent != kGround) data.cut_subtree_wrench[parent] += data.cut_subtree_wrench[l];
+  }
+  // reaction + gravity + applied wrenches = inertial rate of the subtree uL.
+  for (int u = 0; u < n; ++u) {
+    const Vec6 w = data.subtree_force[u] - data.cut_subtree_wrench[u];
+    data.subtree_force[u] = w;
+    data.reaction_force[u] = w.tail<3>();
+    data.reaction_torque[u] = moment_about(w, data.position[u]);
+    const Joint& joint = model.joints[u];
+    for (int k = joint.v_index; k < joint.v_index + joint.nv; ++k) data.tau[k] = data.motion_axis[k].dot(w);
+  }
+}
+
 void joint_reactions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
   check_data(model, data, "joint_reactions");
