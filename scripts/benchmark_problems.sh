@@ -32,26 +32,9 @@ A04_INTEGRATOR=${A04_INTEGRATOR:-ali3p}; A04_STEP=${A04_STEP:-0.01}; A04_DURATIO
 SC_INTEGRATOR=${SC_INTEGRATOR:-rk4};   SC_STEP=${SC_STEP:-0.005};  SC_DURATION=5
 
 build=${1:-build-bench}
-mechdyn="$build/apps/mechdyn/mechdyn"
-if [ ! -x "$mechdyn" ]; then
-  echo "benchmark_problems.sh: no mechdyn at '$mechdyn' (build: cmake --build $build --target mechdyn_cli)" >&2
-  exit 2
-fi
-bash scripts/install-deps.sh plots >/dev/null  # matplotlib for the plots (a no-op when present)
+script=benchmark_problems.sh
 out=out/benchmark_problems
-mkdir -p "$out"
-: > "$out/cpu_times.txt"
-
-# run NAME ARGS...: one `mechdyn simulate` run; its CPU time (user + system, bash's `time`)
-# is appended to cpu_times.txt; the tool's own messages go to NAME.log
-run() {
-  local name=$1; shift
-  local TIMEFORMAT='%U %S'
-  { time "$mechdyn" simulate "$@" > "$out/$name.log" 2>&1; } 2> "$out/$name.time" || {
-    echo "benchmark_problems.sh: mechdyn simulate $* failed:" >&2; cat "$out/$name.log" >&2; exit 3; }
-  echo "$name $(awk '{ printf "%.2f", $1 + $2 }' "$out/$name.time")" >> "$out/cpu_times.txt"
-  rm -f "$out/$name.time"
-}
+source scripts/simulate_runs.sh  # checks, matplotlib, run()
 
 echo "A01 simple pendulum: $A01_DURATION s, $A01_INTEGRATOR h = $A01_STEP"
 run a01 examples/models/iftomm_a01_pendulum.yaml --v0 0 --integrator "$A01_INTEGRATOR" \
