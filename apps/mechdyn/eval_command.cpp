@@ -214,10 +214,7 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   std::unique_ptr<Data> closed_stage;
   std::unique_ptr<ClosedChainDerivativeData> closed;
   VecX closed_q, closed_v, closed_a;
-  if (o.derivatives && o.has_a && model.has_constraints() && model.has_force_elements)
-    std::cerr << "mechdyn: warning: " << o.model_path
-              << ": closed_chain_derivatives left out: not yet derived with force elements\n";
-  if (o.derivatives && o.has_a && model.has_constraints() && !model.has_force_elements) {
+  if (o.derivatives && o.has_a && model.has_constraints()) {
     closed_stage = std::make_unique<Data>(model, DenseWorkspace::None);  // reserves what it needs
     closed = std::make_unique<ClosedChainDerivativeData>(model);
     closed_q = q, closed_v = v, closed_a = a;
@@ -226,7 +223,8 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     // computable here (no assembly from --q, a singular configuration, a non-finite result),
     // the key is left out with one warning line and everything else is printed as before.
     try {
-      closed_chain_inverse_dynamics_derivatives(model, *closed_stage, *closed, closed_q, closed_v, closed_a);
+      // With force elements: Q_f(q, v, t) at the completed state and --t, and its derivatives.
+      closed_chain_inverse_dynamics_derivatives(model, *closed_stage, *closed, closed_q, closed_v, closed_a, o.time);
       check_finite(closed->tau, "the closed chain's actuated efforts");
       check_finite(closed->dtau_dq, "closed_chain_derivatives.dtau_dq");
       check_finite(closed->dtau_dv, "closed_chain_derivatives.dtau_dv");

@@ -2,10 +2,12 @@
 // (docs/derivatives.md eqs. D17–D22). See the header for the equations, what is
 // analytical and what is a directional centred difference of the closure kinematics.
 //
-// Reads: Model, q, v, a (actuated parts), data.external_wrench (must be zero).
+// Reads: Model, q, v, a (actuated parts), t (force elements), data.external_wrench (must
+// be zero without force elements; with them it is the elements', recomputed here).
 // Writes: work's results and scratch; q, v, a completed and Data as
-// closed_chain_inverse_dynamics leaves it, then Data's kinematics stage, loop_* and
-// mass_matrix scratch. Allocates nothing once Data holds its dense groups.
+// closed_chain_inverse_dynamics leaves it (with the force elements at the completed
+// state), then Data's kinematics stage, loop_* and mass_matrix scratch. Allocates nothing
+// once Data holds its dense groups.
 #include "mechdyn/constraints/closed_chain_inverse_dynamics_derivatives.hpp"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "mechdyn/constraints/loop_acceleration.hpp"
 #include "mechdyn/constraints/loop_closure.hpp"
 #include "mechdyn/dynamics/crba.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/model/checks.hpp"
@@ -99,10 +102,20 @@ ClosedChainDerivativeData::ClosedChainDerivativeData(const Model& model) : tree(
   tree_change = VecX::Zero(nv);
   nv_scratch = VecX::Zero(nv);
   mass_map = MatX::Zero(nv, na);
+  if (model.has_force_elements) {
+    element_dq = MatX::Zero(nv, nv);
+    element_dv = MatX::Zero(nv, nv);
+  }
 }
 
 void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, ClosedChainDerivativeData& work,
                                                Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a,
+                                               const ClosedChainOptions& options) {
+  closed_chain_inverse_dynamics_derivatives(model, data, work, q, v, a, 0.0, options);
+}
+
+void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, ClosedChainDerivativeData& work,
+                                               Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a, double t,
                                                const ClosedChainOptions& options) {
   check_data(model, data, kFunction);
   check_derivative_data(model, work.tree, kFunction);
@@ -117,7 +130,10 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
   if (na == 0)
     throw InvalidArgument(std::string(kFunction) + ": model '" + model.name +
                           "' has no actuated joint: there is no independent coordinate to differentiate with respect to");
-  for (int b = 0; b < model.num_bodies(); ++b)
+  const bool elements = model.has_force_elements;
+  if (elements && !std::isfinite(t))
+    throw InvalidArgument(std::string(kFunction) + ": the time t of the force elements is not finite");
+  for (int b = 0; b < model.num_bodies() && !elements; ++b)
     if (!data.external_wrench[b].isZero(0.0))
       throw InvalidArgument(std::string(kFunction) + ": body '" + model.bodies[b].name +
                             "' carries an external wrench (data.external_wrench); its derivative is not implemented");
@@ -125,6 +141,17 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
 
   // τ_a, λ and the completed state (assembly, v_p, a_p; EC eqs. 23–27).
   closed_chain_inverse_dynamics(model, data, q, v, a, options);
+  if (elements) {
+    // The force elements at the completed state (their wrenches and joint efforts, which the
+    // inverse dynamics reads as applied loads), then τ_a, λ again with them: q is assembled,
+    // so the assembly returns at once and the passive motion is the same. ∂Q_f/∂q, ∂Q_f/∂v
+    // on the stage the inverse dynamics leaves at (q, v) (exact, force_element_derivatives).
+    force_elements(model, data, q, v, t);
+    closed_chain_inverse_dynamics(model, data, q, v, a, options);
+    work.element_dq.setZero();
+    work.element_dv.setZero();
+    force_element_derivatives(model, data, q, v, work.element_dq, work.element_dv);
+  }
   for (Eigen::Index c = 0; c < na; ++c) work.tau[c] = data.tau[work.coordinates[c]];
   work.multiplier = data.loop_multiplier;
 
@@ -153,6 +180,10 @@ void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, C
   // The spanning tree: ∂τ/∂q, ∂τ/∂v (analytical) and M = ∂τ/∂a at the completed state.
   work.mass = crba(model, data, q);
   rnea_derivatives(model, data, work.tree, q, v, a);
+  if (elements) {  // τ_tree − Q_f in (D18)–(D21): its partials ∂τ/∂q − ∂Q_f/∂q, ∂τ/∂v − ∂Q_f/∂v (D21')
+    work.tree.dtau_dq -= work.element_dq;
+    work.tree.dtau_dv -= work.element_dv;
+  }
   work.mass_map.noalias() = work.mass * work.coordinate_map;
   work.dtau_da.noalias() = work.coordinate_map.transpose() * work.mass_map;  // (D19)
 

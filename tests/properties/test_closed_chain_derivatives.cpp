@@ -22,7 +22,9 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "closed_chain_models.hpp"
@@ -32,6 +34,7 @@
 #include "mechdyn/constraints/closed_chain_inverse_dynamics_derivatives.hpp"
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/energy.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "parallel_mechanisms.hpp"
@@ -357,6 +360,145 @@ TEST(ClosedChainDerivatives, BadInputThrowsTypedErrors) {
     Data broken_data(broken);
     ClosedChainDerivativeData broken_work(broken);
     EXPECT_THROW(closed_chain_inverse_dynamics_derivatives(broken, broken_data, broken_work, far, v, a), SolverError);
+  }
+}
+
+// ---- force elements and couplings (format 3) ------------------------------------------
+
+// τ_a of the closed chain with force elements at (q, v, a, t): the first inverse dynamics
+// completes q, v, a (assembly, v_p, a_p), then the elements are evaluated at the completed
+// state and the inverse dynamics balances M a + h − Q_f with them (how a closed-chain run's
+// inverse rows do it, src/evaluation/closed_chain_run.cpp).
+VecX actuated_efforts_with_elements(const Model& model, Data& data, VecX q, VecX v, VecX a, double t) {
+  closed_chain_inverse_dynamics(model, data, q, v, a, tight());
+  force_elements(model, data, q, v, t);
+  return actuated_efforts(model, data, q, v, a);
+}
+
+// Centred differences of that whole computation (re-assembly at every point).
+Reference finite_differences_with_elements(const Model& model, const VecX& q, const VecX& v, const VecX& a, double t) {
+  Data data(model);
+  const std::vector<int>& actuated = data.actuated_dofs;
+  const Eigen::Index na = static_cast<Eigen::Index>(actuated.size());
+  Reference out{MatX(na, na), MatX(na, na), MatX(na, na), MatX()};
+  for (Eigen::Index c = 0; c < na; ++c) {
+    const int k = actuated[c];
+    VecX dq = VecX::Zero(model.nv);
+    dq[k] = kStep;
+    VecX q_plus = q, q_minus = q;
+    forward_kinematics(model, data, q);
+    apply_velocity_increment(model, data, q_plus, dq);
+    apply_velocity_increment(model, data, q_minus, -dq);
+    out.dtau_dq.col(c) = (actuated_efforts_with_elements(model, data, q_plus, v, a, t) -
+                          actuated_efforts_with_elements(model, data, q_minus, v, a, t)) /
+                         (2 * kStep);
+    out.dtau_dv.col(c) = (actuated_efforts_with_elements(model, data, q, v + dq, a, t) -
+                          actuated_efforts_with_elements(model, data, q, v - dq, a, t)) /
+                         (2 * kStep);
+    out.dtau_da.col(c) = (actuated_efforts_with_elements(model, data, q, v, a + dq, t) -
+                          actuated_efforts_with_elements(model, data, q, v, a - dq, t)) /
+                         (2 * kStep);
+  }
+  return out;
+}
+
+std::string file_text(const std::string& file) {
+  std::ifstream in(std::string(MECHDYN_SOURCE_DIR) + "/examples/models/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The IFToMM four-bar with its diagonal spring-damper (coupler end C to the ground pivot O,
+// k = 25, c = 1) plus a position servo on the passive rocker (an effort on a passive
+// coordinate, time-dependent target), a joint spring-damper on the passive coupler joint
+// and a time-dependent applied load on the coupler: every element enters τ_a only through
+// the closure (G) and the elements' q- and v-dependence.
+Model four_bar_with_elements() {
+  std::string text = file_text("iftomm_four_bar_spring.yaml");
+  const std::size_t at = text.find("initial_configuration:");  // the elements go before it, after `forces:`
+  text.insert(at,
+      "  - {name: servo, type: joint-servo, joint: rocker, target: '0.3*sin(2*t)', target_rate: '0.6*cos(2*t)',"
+      " stiffness: 40, damping: 3}\n"
+      "  - {name: hinge, type: joint-spring-damper, joint: coupler, stiffness: 7, damping: 0.4, rest: 0.2}\n"
+      "  - name: push\n    type: applied\n    body: coupler\n    point: [0.6, 0.1, 0]\n"
+      "    force: ['3*cos(t)', '-2 + t', '0']\n    torque: ['0', '0', '0.5*sin(t)']\n");
+  return parse_model_string(text, "<four-bar with elements>");
+}
+
+// A spatial double pendulum whose second joint is geared to the first (q2 = −1.5 q1 + 0.2:
+// a coupling row, the only closure), with a spring-damper from the second link to the
+// ground and a joint spring on the passive joint. One actuated coordinate (J1).
+Model geared_pendulum() {
+  return parse_model_string(
+      "mechdyn: 3\n"
+      "name: geared_pendulum\n"
+      "gravity: [0, 0, -9.81]\n"
+      "bodies:\n"
+      "  - name: L1\n"
+      "    parent: ground\n"
+      "    joint: {name: J1, type: revolute, axis: [0, 1, 0], origin: [0, 0, 0], armature: 0.01}\n"
+      "    mass: 1.5\n"
+      "    com: [0.2, 0.02, -0.05]\n"
+      "    inertia: {ixx: 0.01, iyy: 0.03, izz: 0.025, ixy: 0.002, ixz: 0, iyz: 0.001}\n"
+      "  - name: L2\n"
+      "    parent: L1\n"
+      "    joint: {name: J2, type: revolute, axis: [0.6, 0, 0.8], origin: [0.4, 0, 0], actuated: false}\n"
+      "    mass: 0.8\n"
+      "    com: [0.1, 0.05, -0.2]\n"
+      "    inertia: {diag: [0.02, 0.018, 0.006]}\n"
+      "couplings:\n"
+      "  - {name: gear, type: gear, a: J1, b: J2, ratio: -1.5, offset: 0.2}\n"
+      "forces:\n"
+      "  - {name: spring, type: spring-damper, a: {body: L2, point: [0.1, 0.1, -0.3]},"
+      " b: {body: ground, point: [0.5, 0.3, 0.2]}, stiffness: 300, free_length: 0.2, damping: 4, preload: 2}\n"
+      "  - {name: k2, type: joint-spring-damper, joint: J2, stiffness: 3, damping: 0.2}\n",
+      "<geared pendulum>");
+}
+
+// Catches: the force elements left out of the closed chain's derivatives (∂Q_f/∂q, ∂Q_f/∂v
+// not subtracted from the tree's, D21'), the elements taken at the guess instead of the
+// completed state, the time not passed to the servo and the applied load, a coupling row
+// mishandled by G or the closure's difference passes.
+TEST(ClosedChainDerivatives, WithForceElementsAndCouplingsMatchCentredDifferences) {
+  std::mt19937 rng(5);
+  const double t = 0.7;
+  struct ElementCase {
+    std::string name;
+    Model model;
+  };
+  std::vector<ElementCase> element_cases;
+  element_cases.push_back({"four-bar with spring, servo, joint spring, load", four_bar_with_elements()});
+  element_cases.push_back({"geared pendulum with spring", geared_pendulum()});
+  for (const ElementCase& c : element_cases) {
+    Data data(c.model);
+    ClosedChainDerivativeData work(c.model);
+    for (int state = 0; state < 3; ++state) {
+      VecX q = c.model.initial_configuration.size() == c.model.nq ? c.model.initial_configuration
+                                                                    : c.model.neutral_configuration();
+      std::uniform_real_distribution<double> u(-1.0, 1.0);
+      VecX v = VecX::Zero(c.model.nv), a = VecX::Zero(c.model.nv);
+      for (int k : data.actuated_dofs) q[c.model.joints[c.model.dof_body[k]].q_index] += 0.3 * u(rng), v[k] = u(rng), a[k] = u(rng);
+      closed_chain_inverse_dynamics_derivatives(c.model, data, work, q, v, a, t, tight());
+      const Reference reference = finite_differences_with_elements(c.model, q, v, a, t);
+      // the elements' share of ∂τ_a/∂q_a alone (Gᵀ ∂Q_f/∂q G): dropping it must fail
+      const MatX element_share = work.coordinate_map.transpose() * work.element_dq * work.coordinate_map;
+      std::printf("%-48s state %d: |dtau_dq| %.3g |elements' share| %.3g, worst error / allowance: dq %.2g dv %.2g "
+                  "da %.2g\n",
+                  c.name.c_str(), state, reference.dtau_dq.lpNorm<Eigen::Infinity>(),
+                  element_share.lpNorm<Eigen::Infinity>(), worst_ratio(work.dtau_dq, reference.dtau_dq),
+                  worst_ratio(work.dtau_dv, reference.dtau_dv), worst_ratio(work.dtau_da, reference.dtau_da));
+      EXPECT_LE(worst_ratio(work.dtau_dq, reference.dtau_dq), 1.0)
+          << c.name << " state " << state << "\nanalytic\n" << work.dtau_dq << "\nreference\n" << reference.dtau_dq;
+      EXPECT_LE(worst_ratio(work.dtau_dv, reference.dtau_dv), 1.0)
+          << c.name << " state " << state << "\nanalytic\n" << work.dtau_dv << "\nreference\n" << reference.dtau_dv;
+      EXPECT_LE(worst_ratio(work.dtau_da, reference.dtau_da), 1.0)
+          << c.name << " state " << state << "\nanalytic\n" << work.dtau_da << "\nreference\n" << reference.dtau_da;
+      EXPECT_GT(worst_ratio(work.dtau_dq + element_share, reference.dtau_dq), 1.0) << c.name;
+      EXPECT_LE((work.tau - actuated_efforts_with_elements(c.model, data, q, v, a, t)).lpNorm<Eigen::Infinity>(),
+                1e-9 * (1 + work.tau.lpNorm<Eigen::Infinity>()))
+          << c.name;
+    }
   }
 }
 

@@ -116,4 +116,32 @@ TEST(CliClosedChainDerivatives, UndefinedCasesLeaveTheKeyOutWithAWarning) {
   EXPECT_EQ(std::count(singular.err.begin(), singular.err.end(), '\n'), 1) << singular.err;
 }
 
+// The IFToMM four-bar with its diagonal spring-damper (examples/models/iftomm_four_bar_spring.yaml)
+// at its equilibrium q = 0, v = 0, a = 0: the closed chain's derivatives are its closed-form
+// linearisation, derived in the model file's header (a parallelogram: every joint angle
+// moves with the crank's, phi = 2.2343310190175854 rad from +x, L = 2 cos(phi/2), L0 = √2):
+//   ∂τ_a/∂a_a = J = 5/3 kg m²,  ∂τ_a/∂v_a = c_e = c sin²(phi/2),
+//   ∂τ_a/∂q_a = k_e = −2 m g sin(phi) + k [sin²(phi/2) − (L − L0) cos(phi/2) / 2],
+// with m = 1 kg, g = 9.81, k = 25 N/m, c = 1 N s/m. Bug caught: the key left out with force
+// elements (as it was before they were derived), the spring's ∂Q_f missing (k_e would be
+// −2 m g sin(phi) alone), its damper's missing (c_e = 0).
+TEST(CliClosedChainDerivatives, FourBarWithSpringGivesItsClosedFormLinearisation) {
+  const CliResult r = run_cli("eval " + source_path("examples/models/iftomm_four_bar_spring.yaml") +
+                              " --q 0,0,0 --v 0,0,0 --a 0,0,0 --derivatives --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("closed_chain_derivatives left out"), std::string::npos) << r.err;
+  const Json out = Json::parse(r.out);
+  ASSERT_TRUE(out.contains("closed_chain_derivatives"));
+  const Json& closed = out["closed_chain_derivatives"];
+  const double phi = 2.2343310190175854, m = 1.0, g = 9.81, k = 25.0, c = 1.0;
+  const double length = 2 * std::cos(phi / 2), free_length = std::sqrt(2.0);
+  const double half_sine = std::sin(phi / 2);
+  const double stiffness = -2 * m * g * std::sin(phi) + k * (half_sine * half_sine - (length - free_length) * std::cos(phi / 2) / 2);
+  const double damping = c * half_sine * half_sine;
+  EXPECT_NEAR(closed["tau"][0].get<double>(), 0.0, 1e-10);  // the equilibrium
+  EXPECT_NEAR(closed["dtau_da"][0][0].get<double>(), 5.0 / 3.0, 1e-12);
+  EXPECT_NEAR(closed["dtau_dv"][0][0].get<double>(), damping, 1e-9 * damping);
+  EXPECT_NEAR(closed["dtau_dq"][0][0].get<double>(), stiffness, 1e-8 * stiffness);
+}
+
 }  // namespace

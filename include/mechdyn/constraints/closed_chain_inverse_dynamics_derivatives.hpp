@@ -21,20 +21,28 @@
 // na directions w, ∂J/∂q·w and ∂(J̇v)/∂q·w (D22), are centred differences of
 // loop_closure / loop_bias_acceleration along q ⊕ ±h w — kinematics only, no assembly,
 // no dynamics — with h = 6e-6 / max(1, |w|∞) (relative error ~1e-10).
+// Force elements (format 3, dynamics/force_elements.hpp): the balance is
+// [S_a Jᵀ][τ_a; λ] = τ_tree − Q_f, so in (D18)–(D21) τ_tree is replaced by τ_tree − Q_f and
+// its partials by ∂τ/∂q − ∂Q_f/∂q, ∂τ/∂v − ∂Q_f/∂v (force_element_derivatives, exact); the
+// elements are evaluated here at the completed state and the time t (docs/derivatives.md,
+// "Closed-chain inverse dynamics", D21'). Couplings are closure rows like the loops' (their
+// J̇v = 0 and ∂J/∂q = 0 come out of the same difference passes).
 // Redundant closure rows are allowed (J_p⁺ is the minimum-norm least-squares inverse the
 // solver uses, and τ_a is unique). Redundant actuation (J G ≠ 0: the actuated
 // coordinates are not independent, so a derivative with respect to each of them is not
-// defined) and external wrenches (data.external_wrench ≠ 0, not differentiated) are
-// refused with InvalidArgument; a singular configuration throws SolverError (from
-// closed_chain_inverse_dynamics, or J_p rank-deficient).
-// Cost: one closed_chain_inverse_dynamics, one rnea_derivatives, one CRBA, and per
+// defined) and, on a model without force elements, external wrenches (data.external_wrench
+// ≠ 0, not differentiated) are refused with InvalidArgument; a singular configuration
+// throws SolverError (from closed_chain_inverse_dynamics, or J_p rank-deficient).
+// Cost: one closed_chain_inverse_dynamics (two with force elements, and one
+// force_elements and force_element_derivatives), one rnea_derivatives, one CRBA, and per
 // actuated coordinate 7 kinematics passes (6 of them with J̇v) and 3 passive solves; O(nv² na)
 // products.
 //
 // Reads: Model, q, v, a (actuated parts; q's passive part the assembly guess).
 // Writes: q, v, a (completed, as closed_chain_inverse_dynamics), everything
 // closed_chain_inverse_dynamics writes in Data (data.tau, λ, reactions, friction — left at
-// the state), then data's kinematics stage and loop_* scratch (left at some nearby
+// the state), with force elements everything force_elements writes (at the completed
+// state and t), then data's kinematics stage and loop_* scratch (left at some nearby
 // evaluation point), data.mass_matrix; the results and scratch in `work`.
 #pragma once
 
@@ -76,16 +84,27 @@ struct ClosedChainDerivativeData {
   VecX tree_change;            // nv: δτ_tree − (∂J/∂q·w)ᵀ λ
   VecX nv_scratch;             // nv: M δa and others
   MatX mass_map;               // M G, nv × na
+  MatX element_dq, element_dv;  // ∂Q_f/∂q, ∂Q_f/∂v of the force elements, nv × nv (format 3; else unused)
 
   int nv = 0, nq = 0, rows = 0;  // of the Model this was made from
 };
 
 /// The derivatives above at the state (q, v, a) (only the actuated parts are inputs, as
 /// for closed_chain_inverse_dynamics, whose completed q, v, a are written back). Results in
-/// `work`. Throws InvalidArgument (wrong sizes, a `work` made for another model, no
-/// actuated or no passive coordinate on a model with loops, redundant actuation, external
-/// wrenches), SolverError (assembly fails, singular configuration). Allocates nothing
-/// once `data` holds the ClosedChains and MassMatrix groups (after the first call).
+/// `work`. A model with force elements: they are evaluated at the completed state and the
+/// time `t` (force_elements(model, data, q, v, t), which replaces data.external_wrench),
+/// so τ_a balances M a + h − Q_f(q, v, t) and its derivatives include ∂Q_f. Throws
+/// InvalidArgument (wrong sizes, a `work` made for another model, no actuated or no
+/// passive coordinate on a model with loops, redundant actuation, external wrenches on a
+/// model without force elements, a t that is not finite), SolverError (assembly fails,
+/// singular configuration, a spring-damper of zero length). Allocates nothing once `data`
+/// holds the ClosedChains and MassMatrix groups (after the first call) on a model without
+/// force elements.
+void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, ClosedChainDerivativeData& work,
+                                               Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a, double t,
+                                               const ClosedChainOptions& options = {});
+
+/// The same at t = 0 (the time only matters for servos' targets and applied loads).
 void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, ClosedChainDerivativeData& work,
                                                Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a,
                                                const ClosedChainOptions& options = {});
