@@ -663,8 +663,8 @@ void bind_force_elements(py::module_& m) {
     without_gil([&] { force_element_derivatives(model, data, qv.map(), vv.map(), dq, dv); return 0; });
     return py::make_tuple(py::cast(dq), py::cast(dv));
   }, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("t") = 0.0,
-     "(∂Q_f/∂q, ∂Q_f/∂v) at (q, v, t), nv × nv new arrays (exact; ∂/∂q in the tangent space). InvalidArgument for a "
-     "bushing or an element on a chain with a spherical or free joint (not derived yet).");
+     "(∂Q_f/∂q, ∂Q_f/∂v) at (q, v, t), nv × nv new arrays (exact for every element type and joint type; ∂/∂q in "
+     "the tangent space).");
   m.def("applied_forces", [](const ModelPtr& model, py::handle q, py::handle v, double t) {
     if (!model) throw InvalidArgument("applied_forces: model is None");
     Data data(*model);

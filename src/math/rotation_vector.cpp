@@ -55,4 +55,12 @@ Vec3 rotation_vector_jacobian_rate(const Vec3& theta, const Vec3& theta_rate) {
   return (k.g1 * along) * cross + (k.g2 * along) * theta.cross(cross) + k.c2 * theta_rate.cross(cross);
 }
 
+Vec3 rotation_vector_jacobian_derivative(const Vec3& theta, const Vec3& direction, const Vec3& x) {
+  const Coefficients k(theta.norm());
+  const double along = theta.dot(direction);  // a ∂a along ψ
+  const Vec3 cross = theta.cross(x);
+  return (k.g1 * along) * cross + k.c1 * direction.cross(x) + (k.g2 * along) * theta.cross(cross) +
+         k.c2 * (direction.cross(cross) + theta.cross(direction.cross(x)));
+}
+
 }  // namespace mechdyn

@@ -412,8 +412,9 @@ std::string file_text(const std::string& file) {
 // The IFToMM four-bar with its diagonal spring-damper (coupler end C to the ground pivot O,
 // k = 25, c = 1) plus a position servo on the passive rocker (an effort on a passive
 // coordinate, time-dependent target), a joint spring-damper on the passive coupler joint
-// and a time-dependent applied load on the coupler: every element enters τ_a only through
-// the closure (G) and the elements' q- and v-dependence.
+// a time-dependent applied load on the coupler and an anisotropic damped bushing between
+// the rocker and the coupler: every element enters τ_a only through the closure (G) and the
+// elements' q- and v-dependence.
 Model four_bar_with_elements() {
   std::string text = file_text("iftomm_four_bar_spring.yaml");
   const std::size_t at = text.find("initial_configuration:");  // the elements go before it, after `forces:`
@@ -422,7 +423,9 @@ Model four_bar_with_elements() {
       " stiffness: 40, damping: 3}\n"
       "  - {name: hinge, type: joint-spring-damper, joint: coupler, stiffness: 7, damping: 0.4, rest: 0.2}\n"
       "  - name: push\n    type: applied\n    body: coupler\n    point: [0.6, 0.1, 0]\n"
-      "    force: ['3*cos(t)', '-2 + t', '0']\n    torque: ['0', '0', '0.5*sin(t)']\n");
+      "    force: ['3*cos(t)', '-2 + t', '0']\n    torque: ['0', '0', '0.5*sin(t)']\n"
+      "  - {name: mount, type: bushing, a: {body: rocker, point: [-0.3, 0.4, 0]}, b: {body: coupler, point: [0.5, 0, 0]},"
+      " stiffness: [30, 20, 50, 4, 3, 2], damping: [0.5, 0.3, 0.2, 0.05, 0.02, 0.04]}\n");
   return parse_model_string(text, "<four-bar with elements>");
 }
 
@@ -468,7 +471,7 @@ TEST(ClosedChainDerivatives, WithForceElementsAndCouplingsMatchCentredDifference
     Model model;
   };
   std::vector<ElementCase> element_cases;
-  element_cases.push_back({"four-bar with spring, servo, joint spring, load", four_bar_with_elements()});
+  element_cases.push_back({"four-bar: spring, servo, joint spring, load, bushing", four_bar_with_elements()});
   element_cases.push_back({"geared pendulum with spring", geared_pendulum()});
   for (const ElementCase& c : element_cases) {
     Data data(c.model);

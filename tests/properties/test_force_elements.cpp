@@ -959,5 +959,119 @@ TEST(ForceElements, EvaluationAllocatesNothingAndDataAreIndependent) {
   EXPECT_EQ(data.applied_force, expected[1]);
 }
 
+// ---- ∂Q_f/∂q, ∂Q_f/∂v with bushings (force_element_derivatives) ----------------------------
+
+// max over columns of |analytic − centred difference| / (1 + |difference column|∞) of
+// ∂Q_f/∂q and ∂Q_f/∂v (q ⊕ ±h e_j, the library's tangent step; h = 1e-6).
+struct DerivativeGap {
+  double q = 0.0, v = 0.0, scale = 0.0;
+};
+DerivativeGap element_derivative_gap(const Model& model, const VecX& q, const VecX& v, double t, MatX* dq_out = nullptr) {
+  Data data(model);
+  force_elements(model, data, q, v, t);
+  MatX dq = MatX::Zero(model.nv, model.nv), dv = MatX::Zero(model.nv, model.nv);
+  force_element_derivatives(model, data, q, v, dq, dv);
+  const auto q_f = [&](const VecX& qq, const VecX& vv) {
+    Data d(model);
+    force_elements(model, d, qq, vv, t);
+    return VecX(d.applied_force);
+  };
+  const double h = 1e-6;
+  DerivativeGap gap;
+  for (int j = 0; j < model.nv; ++j) {
+    const VecX step = unit_step(model, j, h);
+    const VecX column_q = (q_f(plus(model, q, step), v) - q_f(plus(model, q, -step), v)) / (2 * h);
+    const VecX column_v = (q_f(q, v + step) - q_f(q, v - step)) / (2 * h);
+    gap.scale = std::max(gap.scale, column_q.lpNorm<Eigen::Infinity>());
+    gap.q = std::max(gap.q, (column_q - dq.col(j)).lpNorm<Eigen::Infinity>() / (1 + column_q.lpNorm<Eigen::Infinity>()));
+    gap.v = std::max(gap.v, (column_v - dv.col(j)).lpNorm<Eigen::Infinity>() / (1 + column_v.lpNorm<Eigen::Infinity>()));
+  }
+  if (dq_out) *dq_out = dq;
+  return gap;
+}
+
+// Bushings with anisotropic, damped translational and rotational laws between bodies moved
+// by revolute, prismatic, spherical and free joints, to the ground and between two bodies
+// of one chain and of two branches, and on a free-floating body alone.
+// Catches: the bushing's derivative missing or refused, ∂R_a (α_a × F, α_a × M) left out,
+// the left Jacobian's derivative (∂J · ∂δ_r) δ̇_r dropped, ∂δ_t without the turn of a's frame,
+// the rate e = ḋ − ω_a × d differentiated without ∂ω_a, a world-direction axis's rate
+// (spherical, free) taken as s_m × s_k, W_a ≠ −W_b in the derivative.
+TEST(ForceElementDerivatives, BushingsMatchCentredDifferencesOnEveryJointType) {
+  const std::string damped =
+      "  - {name: B1, type: bushing, a: {body: L2, point: [0.1, 0, 0.05]}, b: {body: L4, point: [0.15, 0, -0.1]},"
+      " stiffness: [1000, 2000, 1500, 20, 35, 12], damping: [5, 3, 8, 0.3, 0.1, 0.5]}\n"
+      "  - {name: B2, type: bushing, a: {body: ground, point: [0.6, 0, 0.1]}, b: {body: L3, point: [0, 0.05, 0]},"
+      " stiffness: [500, 700, 800, 10, 25, 15], damping: [2, 2, 1, 0.2, 0.2, 0.4]}\n"
+      "  - {name: B3, type: bushing, a: {body: L4, point: [0.2, 0.1, 0]}, b: {body: L1, point: [0.3, -0.1, 0.1]},"
+      " stiffness: [300, 200, 100, 5, 8, 3], damping: [1, 0.5, 2, 0.05, 0.02, 0.1]}\n";
+  const Model on_chain = chain(damped);
+  std::mt19937 rng(41);
+  for (int state = 0; state < 4; ++state) {
+    const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng);
+    const DerivativeGap gap = element_derivative_gap(on_chain, q, v, 0.0);
+    std::printf("[ info ] bushings on the R-P-S-R chain, state %d: scale %.3g, worst gap dq %.2e dv %.2e\n", state,
+                gap.scale, gap.q, gap.v);
+    EXPECT_LT(gap.q, 1e-6) << "state " << state;
+    EXPECT_LT(gap.v, 1e-6) << "state " << state;
+  }
+  // A free base carrying a ball joint and a hinge, a second free body on its own branch.
+  const Model floating = parse_model_string(
+      "mechdyn: 3\nname: floating\ngravity: [0, 0, -9.81]\nbodies:\n"
+      "  - name: base\n    parent: ground\n    joint: {name: F, type: free}\n"
+      "    mass: 4.0\n    com: [0.05, 0, 0]\n    inertia: {ixx: 0.1, iyy: 0.12, izz: 0.14}\n"
+      "  - name: arm\n    parent: base\n    joint: {name: B, type: spherical, origin: [0.2, 0.1, 0]}\n"
+      "    mass: 1.0\n    com: [0.2, 0, 0]\n    inertia: {ixx: 0.01, iyy: 0.03, izz: 0.03}\n"
+      "  - name: hand\n    parent: arm\n    joint: {name: H, type: revolute, axis: [0, 0.6, 0.8], origin: [0.4, 0, 0]}\n"
+      "    mass: 0.5\n    com: [0.1, 0, 0]\n    inertia: {ixx: 0.005, iyy: 0.01, izz: 0.01}\n"
+      "  - name: puck\n    parent: ground\n    joint: {name: P, type: free, origin: [0.5, -0.3, 0.2]}\n"
+      "    mass: 0.3\n    com: [0, 0, 0]\n    inertia: {ixx: 0.001, iyy: 0.001, izz: 0.002}\n"
+      "forces:\n"
+      "  - {name: B1, type: bushing, a: {body: base, point: [-0.1, 0.1, 0.05]}, b: {body: hand, point: [0.1, 0, 0.1]},"
+      " stiffness: [400, 300, 500, 12, 6, 9], damping: [3, 1, 2, 0.2, 0.1, 0.3]}\n"
+      "  - {name: B2, type: bushing, a: {body: ground, point: [0.3, 0.2, 0]}, b: {body: arm, point: [0.1, 0, 0]},"
+      " stiffness: [200, 250, 150, 4, 7, 5], damping: [1, 2, 1, 0.05, 0.1, 0.2]}\n"
+      "  - {name: B3, type: bushing, a: {body: puck, point: [0.02, 0, 0.01]}, b: {body: hand, point: [0.15, 0.05, 0]},"
+      " stiffness: [100, 150, 120, 2, 3, 1], damping: [0.5, 0.4, 0.3, 0.02, 0.03, 0.01]}\n",
+      "floating");
+  // The free-floating body alone, tied to the ground by one bushing.
+  const Model puck = parse_model_string(
+      "mechdyn: 3\nname: puck\ngravity: [0, 0, -9.81]\nbodies:\n"
+      "  - name: puck\n    parent: ground\n    joint: {name: P, type: free, origin: [0.5, -0.3, 0.2]}\n"
+      "    mass: 0.3\n    com: [0.01, 0, 0]\n    inertia: {ixx: 0.001, iyy: 0.0012, izz: 0.002}\n"
+      "forces:\n"
+      "  - {name: mount, type: bushing, a: {body: ground, point: [0.45, -0.3, 0.25]}, b: {body: puck, point: [-0.05, 0, 0.05]},"
+      " stiffness: [800, 600, 900, 15, 9, 4], damping: [4, 3, 5, 0.2, 0.1, 0.05]}\n",
+      "puck");
+  for (const Model* model : {&floating, &puck}) {
+    for (int state = 0; state < 3; ++state) {
+      std::uniform_real_distribution<double> unit(-1.0, 1.0);
+      VecX q = model->neutral_configuration();
+      VecX move(model->nv);
+      for (int j = 0; j < model->nv; ++j) move[j] = 0.4 * unit(rng);
+      q = plus(*model, q, move);
+      const VecX v = testing::random_vector(model->nv, rng);
+      const DerivativeGap gap = element_derivative_gap(*model, q, v, 0.0);
+      std::printf("[ info ] bushings on '%s', state %d: scale %.3g, worst gap dq %.2e dv %.2e\n", model->name.c_str(),
+                  state, gap.scale, gap.q, gap.v);
+      EXPECT_LT(gap.q, 1e-6) << model->name << " state " << state;
+      EXPECT_LT(gap.v, 1e-6) << model->name << " state " << state;
+    }
+  }
+}
+
+// The derivatives (every element type, bushings included) allocate nothing.
+TEST(ForceElementDerivatives, AllocateNothing) {
+  const Model model = chain(kEverything);
+  std::mt19937 rng(43);
+  const VecX q = chain_configuration(rng), v = testing::random_vector(6, rng);
+  Data data(model);
+  force_elements(model, data, q, v, 0.0);
+  MatX dq = MatX::Zero(model.nv, model.nv), dv = MatX::Zero(model.nv, model.nv);
+  force_element_derivatives(model, data, q, v, dq, dv);
+  const long count = testing::count_allocations([&] { force_element_derivatives(model, data, q, v, dq, dv); });
+  if (count >= 0) EXPECT_EQ(count, 0);
+}
+
 }  // namespace
 }  // namespace mechdyn

@@ -74,8 +74,10 @@ void apply_external_wrenches_to_reactions(const Model& model, Data& data);
 /// ∂Q_f/∂q and ∂Q_f/∂v (nv × nv each, added to `dq` and `dv`) at the state of the last
 /// force_elements call (velocity stage at q, v): exact (no finite differences) for every
 /// joint type (each axis's rate by how it is carried, model/joint.hpp AxisCarrier);
-/// q-derivatives along the tangent (the convention of dynamics/rnea_derivatives.hpp).
-/// Throws InvalidArgument for a bushing (not yet derived; docs/force-elements.md).
+/// q-derivatives along the tangent (the convention of dynamics/rnea_derivatives.hpp);
+/// every element type, the bushing's anisotropic moment as the contract's formula computes
+/// it (docs/derivatives.md D26–D29; src/dynamics/force_element_derivatives.cpp).
+/// O(elements · nv · depth); allocates nothing.
 void force_element_derivatives(const Model& model, const Data& data, const Eigen::Ref<const VecX>& q,
                                const Eigen::Ref<const VecX>& v, Eigen::Ref<MatX> dq, Eigen::Ref<MatX> dv);
 

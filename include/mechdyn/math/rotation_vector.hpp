@@ -26,4 +26,9 @@ Mat3 rotation_vector_jacobian(const Vec3& theta);
 /// contain θ̈ (the angular acceleration is J θ̈ + J̇ θ̇).
 Vec3 rotation_vector_jacobian_rate(const Vec3& theta, const Vec3& theta_rate);
 
+/// (∂J/∂θ · ψ) x: the change of J(θ) x when θ moves along ψ (x held), for any ψ and x —
+///   ċ1 θ × x + c1 ψ × x + ċ2 θ × (θ × x) + c2 (ψ × (θ × x) + θ × (ψ × x)),  ċ_i = (c_i'/a)(θ · ψ);
+/// with ψ = x it is J̇ θ̇ above. Used by the bushing's derivatives (dynamics/force_elements.hpp).
+Vec3 rotation_vector_jacobian_derivative(const Vec3& theta, const Vec3& direction, const Vec3& x);
+
 }  // namespace mechdyn
