@@ -7,7 +7,9 @@
 //                at v̇ = 0, docs/flexible-bodies.md "Geometric stiffening")
 //   gravity      the gravity part of h: −Σ B_iᵀ Q_gravity,i (the beams' distributed weight)
 //   body_poses   the body frames (a beam's frame: its floating frame, clamped to node 1)
-//   a            (with τ) M⁻¹ (τ − h), the tree's forward dynamics (no loop forces)
+//   a            (with τ) M⁻¹ (τ + Q_f − h), the tree's forward dynamics (no loop forces)
+//   applied_forces  (format 3) Q_f of the force elements at t = 0 (not in h, as for rigid
+//                models: force-elements.md); M includes the armature
 //   loops        Φ(q) and J on the deformed beams
 // Coordinates: the joints' as for rigid models, then one entry per elastic coordinate,
 // {joint: "<body>_n<node>_<ux|uy|uz|thx|thy|thz>", type: "elastic", q_index, v_index, body,
@@ -69,7 +71,7 @@ void run_flexible_eval(const Model& model, const VecX& q, const VecX& v, const V
   // gravity: −(Σ Bᵀ (Q_gravity + Q_elastic)) at v = 0, with the elastic rows' −(K + K_G) e taken out
   flexible_kinematics(model, system, data, q);
   flexible_applied_forces(model, system, data, q, VecX(), VecX());
-  VecX gravity = -data.applied_force;
+  VecX gravity = -(data.applied_force - data.element_force);  // without the force elements' Q_f
   for (std::size_t f = 0; f < system.bodies.size(); ++f)
     gravity.segment(system.elastic_velocity_index(model, system.body_of[f]), system.bodies[f].num_elastic) +=
         data.body[f].elastic_force;
@@ -77,13 +79,15 @@ void run_flexible_eval(const Model& model, const VecX& q, const VecX& v, const V
   flexible_mass_matrix(model, system, data, q);
   flexible_bias_force(model, system, data, q, v, VecX());
   const MatX& mass = data.mass_matrix;
-  const VecX& bias = data.bias_force;
+  // h without the force elements (as for rigid models: M a + h = τ + Q_f), Q_f at t = 0
+  const VecX applied_forces = data.element_force;
+  const VecX bias = data.bias_force + applied_forces;
   check_finite(mass, "the mass matrix");
   check_finite(bias, "the bias force");
   check_finite(gravity, "the gravity force");
   VecX forward;
   if (tau != nullptr) {
-    forward = mass.llt().solve(*tau - bias);
+    forward = mass.llt().solve(*tau + applied_forces - bias);
     check_finite(forward, "the forward-dynamics acceleration");
   }
   if (model.num_loop_rows > 0) {
@@ -133,6 +137,7 @@ void run_flexible_eval(const Model& model, const VecX& q, const VecX& v, const V
     w.key("mass_matrix"), w.matrix(mass);
     w.key("bias"), w.vector(bias);
     w.key("gravity"), w.vector(gravity);
+    if (!model.forces.empty()) w.key("applied_forces"), w.vector(applied_forces);
     w.key("body_poses");
     w.begin_array();
     for (int l = 0; l < model.num_bodies(); ++l) {
@@ -176,6 +181,7 @@ void run_flexible_eval(const Model& model, const VecX& q, const VecX& v, const V
   }
   vector_text("bias h(q, v) (with the elastic and damping forces):", bias);
   vector_text("gravity part of h:", gravity);
+  if (!model.forces.empty()) vector_text("force elements Q_f (t = 0):", applied_forces);
   out << "body poses (position; rotation rows):\n";
   for (int l = 0; l < model.num_bodies(); ++l) {
     const Vec3& p = data.position[static_cast<std::size_t>(l)];

@@ -16,7 +16,9 @@
 // fails (a rigid mechanism falling through a singular pose, say) it stops with one warning
 // line and its columns stay empty from there — the flexible run goes on.
 // One CSV row per output interval: t, q (joints, elastic), v, markers, deviations, efforts,
-// the largest constraint violation, Newton iterations, kinetic, gravity and strain energy.
+// the largest constraint violation, Newton iterations, kinetic, gravity and strain energy;
+// with force elements their potential energy (element_energy_J) and one column per element
+// and coupling (force_<name>_<unit>, coupling_<name>_<unit>: force_element_columns.hpp).
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -29,6 +31,7 @@
 #include "common.hpp"
 #include "csv_output.hpp"
 #include "flexible_simulation.hpp"
+#include "force_element_columns.hpp"
 #include "mechdyn/evaluation/flexible_run.hpp"
 #include "mechdyn/flexible/equilibrium.hpp"
 #include "progress.hpp"
@@ -153,6 +156,11 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
   for (const char* name : {"constraint_violation", "newton_iterations", "kinetic_energy_J", "gravity_energy_J",
                            "strain_energy_J"})
     header.push_back(name);
+  // Force elements and couplings (format 3): their columns as in the rigid runs, and the
+  // elements' potential energy (docs/force-elements.md "Runs").
+  const bool elements = !model.forces.empty();
+  if (elements) header.push_back("element_energy_J");
+  append_force_element_columns(model, header);
 
   // The output opens once the start is assembled and initialised (a start that fails
   // leaves no output).
@@ -181,6 +189,10 @@ void run_flexible_simulation(const Model& model, const Settings& s, std::ostream
     row += "," + format_number(r.constraint_violation) + "," + std::to_string(r.newton_iterations);
     row += "," + format_number(r.energy.kinetic) + "," + format_number(r.energy.gravity) + "," +
            format_number(r.energy.strain);
+    if (elements) row += "," + format_number(r.energy.elements);
+    for (Eigen::Index e = 0; e < r.data.element_value.size(); ++e) row += "," + format_number(r.data.element_value[e]);
+    for (std::size_t c = 0; c < model.couplings.size(); ++c)  // λ of the coupling's row: its effort on b
+      row += "," + format_number(r.state.multipliers[model.coupling_row_index + static_cast<Eigen::Index>(c)]);
     row += '\n';
     csv->stream() << row;
     csv->check();

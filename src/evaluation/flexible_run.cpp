@@ -39,10 +39,13 @@ struct Mechanism {
   double violation = 0.0;
   FlexibleEnergies energy;
 
-  // Markers, energies and the constraint violation at the state.
+  // Markers, energies (with the force elements'), the elements' values and the constraint
+  // violation at the state.
   void measure() {
     flexible_kinematics(model, system, data, state.q, state.v);
     flexible_mass_matrix(model, system, data, state.q);
+    // the force elements' values and energies at the row's state and time (data.element_*)
+    if (!model.forces.empty()) flexible_force_elements(model, system, data, state.q, state.v, state.time);
     energy = flexible_energies(model, system, data, state.q, state.v);
     violation = 0.0;
     if (model.num_loop_rows > 0) {

@@ -90,6 +90,12 @@ void check_points_on_flexible_bodies(const Model& model, const std::string& sour
     check(loop.b.body, loop.b.point, "loop '" + loop.name + "' b.point");
   }
   for (const Marker& marker : model.markers) check(marker.at.body, marker.at.point, "marker '" + marker.name + "' point");
+  const auto known = [&](int body) { return body >= 0 && body < model.num_bodies(); };  // else force_element_rules says so
+  for (const ForceElement& e : model.forces) {
+    if (is_joint_element(e.type)) continue;
+    if (known(e.a.body)) check(e.a.body, e.a.point, "force '" + e.name + "' " + (e.type == ForceElementType::Applied ? "point" : "a.point"));
+    if (e.type != ForceElementType::Applied && known(e.b.body)) check(e.b.body, e.b.point, "force '" + e.name + "' b.point");
+  }
 }
 
 bool has_flexible_bodies(const Model& model) {

@@ -51,6 +51,13 @@ FlexibleSystem make_flexible_system(const Model& model) {
   }
   for (const Marker& marker : model.markers)
     system.marker_point.push_back(add_point(model, system, marker.at.body, marker.at.point, "marker '" + marker.name + "'"));
+  for (const ForceElement& e : model.forces) {  // joint elements have no points; an applied load only a
+    const bool points = !is_joint_element(e.type);
+    system.force_point_a.push_back(points ? add_point(model, system, e.a.body, e.a.point, "force '" + e.name + "'") : -1);
+    system.force_point_b.push_back(points && e.type != ForceElementType::Applied
+                                       ? add_point(model, system, e.b.body, e.b.point, "force '" + e.name + "'")
+                                       : -1);
+  }
   // The columns each body depends on (bodies come after their parents: model order).
   system.body_columns.assign(n, {});
   for (int i = 0; i < n; ++i) {
@@ -115,6 +122,38 @@ FlexibleSystemData::FlexibleSystemData(const Model& model, const FlexibleSystem&
   loop_wrench_b.assign(static_cast<std::size_t>(rows), Vec6::Zero());
   side_jacobian_a = Mat6X::Zero(6, nv);
   side_jacobian_b = Mat6X::Zero(6, nv);
+
+  // Force elements: results, and one set of time functions per element (servo, applied).
+  const std::size_t ne = model.forces.size();
+  element_force = VecX::Zero(nv);
+  element_value = VecX::Zero(static_cast<Eigen::Index>(ne));
+  element_energy = VecX::Zero(static_cast<Eigen::Index>(ne));
+  element_length = VecX::Zero(static_cast<Eigen::Index>(ne));
+  element_wrench_a.assign(ne, Vec6::Zero());
+  element_wrench_b.assign(ne, Vec6::Zero());
+  element_point_a.assign(ne, Vec3::Zero());
+  element_point_b.assign(ne, Vec3::Zero());
+  element_functions.resize(ne);
+  for (std::size_t i = 0; i < ne; ++i) {
+    const ForceElement& e = model.forces[i];
+    if (e.type == ForceElementType::JointServo) {
+      std::vector<std::string> functions{e.target};
+      if (!e.target_rate.empty()) functions.push_back(e.target_rate);
+      element_functions[i].emplace(functions, "force '" + e.name + "'");
+    } else if (e.type == ForceElementType::Applied) {
+      element_functions[i].emplace(std::vector<std::string>{e.force[0], e.force[1], e.force[2], e.torque[0],
+                                                            e.torque[1], e.torque[2]},
+                                   "force '" + e.name + "'");
+    }
+  }
+  element_function_values = VecX::Zero(6);
+  element_function_ahead = VecX::Zero(6);
+  element_function_behind = VecX::Zero(6);
+  const Eigen::Index tangent = ne > 0 ? nv : 0;
+  element_stiffness = MatX::Zero(tangent, tangent);
+  element_damping = MatX::Zero(tangent, tangent);
+  element_jacobian_a = Mat6X::Zero(6, nv);
+  element_jacobian_b = Mat6X::Zero(6, nv);
 }
 
 }  // namespace mechdyn

@@ -76,10 +76,10 @@ void FlexibleNewmark::check_motion(const PrescribedMotion* motion, const char* w
 void FlexibleNewmark::evaluate(FlexibleSystemData& data, const VecX& q, const VecX& v,
                                const VecX& previous_acceleration, const Eigen::Ref<const VecX>& effort,
                                const VecX& multipliers, const VecX& prescribed_efforts,
-                               double baumgarte_frequency, bool mass_matrix) const {
+                               double baumgarte_frequency, bool mass_matrix, double time) const {
   flexible_kinematics(model_, system_, data, q, v);
   if (mass_matrix) flexible_mass_matrix(model_, system_, data, q);
-  flexible_bias_force(model_, system_, data, q, v, previous_acceleration);
+  flexible_bias_force(model_, system_, data, q, v, previous_acceleration, time);  // with Q_f(q, v, t)
   force_ = data.bias_force - effort;  // F = h − τ − Jᵀλ − Sᵀμ
   for (std::size_t p = 0; p < options_.prescribed.size(); ++p)
     force_[options_.prescribed[p]] -= prescribed_efforts[static_cast<Eigen::Index>(p)];
@@ -104,7 +104,8 @@ void FlexibleNewmark::initialize(FlexibleSystemData& data, NewmarkState& state, 
   }
   const VecX zero_acceleration = VecX::Zero(nv), zero_multipliers = VecX::Zero(rows), zero_efforts = VecX::Zero(np);
   const double frequency = options_.baumgarte_frequency;
-  evaluate(data, state.q, state.v, zero_acceleration, effort, zero_multipliers, zero_efforts, frequency, true);
+  evaluate(data, state.q, state.v, zero_acceleration, effort, zero_multipliers, zero_efforts, frequency, true,
+           state.time);
   const Eigen::Index n = nv + rows + np;
   MatX system = MatX::Zero(n, n);
   system.topLeftCorner(nv, nv) = data.mass_matrix;
@@ -172,7 +173,7 @@ void FlexibleNewmark::step(FlexibleSystemData& data, NewmarkState& state, double
     flexible_kinematics(model_, system_, data, state.q);  // the mount rotations q ⊕ Δ reads
     flexible_integrate(model_, data, state.q, displacement_, q1_);
     // M itself only for the iteration matrix (once per step); the residual takes M a₁.
-    evaluate(data, q1_, v1_, state.a, effort, lambda1_, mu1_, frequency, iteration == 0);
+    evaluate(data, q1_, v1_, state.a, effort, lambda1_, mu1_, frequency, iteration == 0, state.time + dt);
     flexible_mass_product(model_, system_, data, q1_, a1_);
     if (!force_.allFinite()) throw SolverError("Newmark: the state became non-finite at t = " + std::to_string(state.time));
     if (small_update) {  // the last update was below the tolerance: accept this iterate
@@ -183,6 +184,11 @@ void FlexibleNewmark::step(FlexibleSystemData& data, NewmarkState& state, double
       iteration_matrix_.topLeftCorner(nv, nv) = data.mass_matrix;
       iteration_matrix_.topLeftCorner(nv, nv) += ((1.0 + alpha) * gamma * dt) * elastic_damping_;
       iteration_matrix_.topLeftCorner(nv, nv) += ((1.0 + alpha) * beta * dt * dt) * elastic_stiffness_;
+      if (!model_.forces.empty()) {  // the force elements' −∂Q_f/∂v, −∂Q_f/∂q (flexible_force_element_tangent)
+        flexible_force_element_tangent(model_, system_, data, q1_, v1_);
+        iteration_matrix_.topLeftCorner(nv, nv) += ((1.0 + alpha) * gamma * dt) * data.element_damping;
+        iteration_matrix_.topLeftCorner(nv, nv) += ((1.0 + alpha) * beta * dt * dt) * data.element_stiffness;
+      }
       iteration_matrix_.topRightCorner(nv, rows_all).setZero();
       iteration_matrix_.bottomRows(rows_all).setZero();
       if (rows > 0) {

@@ -6,7 +6,8 @@
 // (constraints/loop_rows.hpp, cut_joint_rows) with a side on a beam replaced by the
 // section frame at its loop point: rotation R_b Λ, the point on the deformed beam,
 // spatial Jacobian J_b plus the section's elastic columns (system_section.hpp). A row's
-// Jacobian is W_aᵀ J_a + W_bᵀ J_b with its unit wrenches W on the two sides.
+// Jacobian is W_aᵀ J_a + W_bᵀ J_b with its unit wrenches W on the two sides. The couplings'
+// rows (gears, force-elements.md) follow, as in constraints/loop_rows.cpp.
 // Cost O(rows · nv). Reads the kinematics in FlexibleSystemData (level 1 for J̇ v). Writes
 // loop_residual, loop_jacobian, loop_bias, loop_wrench_a/_b, point. Allocates nothing.
 #include "mechdyn/errors.hpp"
@@ -73,6 +74,21 @@ void flexible_loop_closure(const Model& model, const FlexibleSystem& system, Fle
       data.loop_jacobian.row(r).noalias() = data.loop_wrench_a[k].transpose() * data.side_jacobian_a;
       data.loop_jacobian.row(r).noalias() += data.loop_wrench_b[k].transpose() * data.side_jacobian_b;
     }
+  }
+  // Couplings (force-elements.md): g = q_b − ratio q_a − offset on joints of one coordinate,
+  // linear in q: J = e_bᵀ − ratio e_aᵀ, J̇ v = 0; no unit wrenches (Jᵀ λ acts on the coordinates).
+  for (std::size_t c = 0; c < model.couplings.size(); ++c) {
+    const Coupling& coupling = model.couplings[c];
+    const int row = model.coupling_row_index + static_cast<int>(c);
+    const Joint& a = model.joints[static_cast<std::size_t>(coupling.a)];
+    const Joint& b = model.joints[static_cast<std::size_t>(coupling.b)];
+    data.loop_residual[row] = q[b.q_index] - coupling.ratio * q[a.q_index] - coupling.offset;
+    data.loop_jacobian.row(row).setZero();
+    data.loop_jacobian(row, b.v_index) += 1.0;
+    data.loop_jacobian(row, a.v_index) -= coupling.ratio;
+    data.loop_wrench_a[static_cast<std::size_t>(row)].setZero();
+    data.loop_wrench_b[static_cast<std::size_t>(row)].setZero();
+    if (with_bias) data.loop_bias[row] = 0.0;
   }
 }
 

@@ -4,10 +4,11 @@
 // Source: papers/rigid-flexible-3RRRU-ffr.txt eqs. (10), (27)–(31), (40): the system's
 // kinetic energy is Σ ½ y_iᵀ M_i y_i with y_i = B_i v, so
 //   M = Σ B_iᵀ M_i B_i  (symmetric for any B_i; FFR eq. 30's "asymmetric" claim does not hold),
-//   h = Σ B_iᵀ (M_i Ḃ_i v + Q_v,i) − Q,  Q = Σ B_iᵀ (Q_gravity,i + Q_elastic,i + Q_damping,i),
+//   h = Σ B_iᵀ (M_i Ḃ_i v + Q_v,i) − Q,  Q = Σ B_iᵀ (Q_gravity,i + Q_elastic,i + Q_damping,i) + Q_f,
 // Boltzmann–Hamel's form of Lagrange's equations with the body-frame velocities y_i (the
 // per-body terms: flexible/ffr_dynamics.hpp; a rigid body's [ω; v] with its 6x6 spatial
 // inertia I_i at the frame origin, Q_v = y ×* I y, Featherstone (2008) eq. 2.92).
+// Q_f: the force elements (system_force_elements.cpp); the armature on M's diagonal.
 // Geometric stiffness (docs/flexible-bodies.md "Geometric stiffening") per beam from the
 // frame's ω and origin acceleration a_0 = v̇_b + ω × v_b, with v̇ from `acceleration` (the
 // previous step's or an iterate's; empty: v̇ = 0) and the gravity g in body components.
@@ -70,6 +71,7 @@ void flexible_mass_matrix(const Model& model, const FlexibleSystem& system, Flex
   }
   for (Eigen::Index c = 0; c < m.cols(); ++c)  // exactly symmetric: the lower triangle mirrored
     for (Eigen::Index r = 0; r < c; ++r) m(r, c) = m(c, r);
+  if (model.has_armature) m.diagonal() += model.armature;  // the drives' reflected inertia (force-elements.md)
 }
 
 void flexible_mass_product(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
@@ -95,11 +97,12 @@ void flexible_mass_product(const Model& model, const FlexibleSystem& system, Fle
     }
     out.noalias() += b.transpose() * force;  // B_iᵀ M_i B_i a
   }
+  if (model.has_armature) out += model.armature.cwiseProduct(a);
 }
 
 void flexible_applied_forces(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                              const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
-                             const Eigen::Ref<const VecX>& acceleration) {
+                             const Eigen::Ref<const VecX>& acceleration, double time) {
   require_level(data, v.size() > 0 ? 1 : 0, "flexible_applied_forces");
   if (acceleration.size() != 0 && acceleration.size() != model.nv)
     throw InvalidArgument("flexible_applied_forces: the acceleration must hold nv numbers or none");
@@ -140,13 +143,16 @@ void flexible_applied_forces(const Model& model, const FlexibleSystem& system, F
     generalized.segment(6, ne) += body.elastic_force + body.damping_force;
     out.noalias() += b.transpose() * generalized.head(6 + ne);
   }
+  if (model.forces.empty()) return;
+  flexible_force_elements(model, system, data, q, v, time);  // Q_f (system_force_elements.cpp)
+  out += data.element_force;
 }
 
 void flexible_bias_force(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                          const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
-                         const Eigen::Ref<const VecX>& acceleration) {
+                         const Eigen::Ref<const VecX>& acceleration, double time) {
   require_level(data, 1, "flexible_bias_force");
-  flexible_applied_forces(model, system, data, q, v, acceleration);
+  flexible_applied_forces(model, system, data, q, v, acceleration, time);
   VecX& h = data.bias_force;
   h = -data.applied_force;
   for (int i = 0; i < model.num_bodies(); ++i) {
@@ -193,6 +199,7 @@ FlexibleEnergies flexible_energies(const Model& model, const FlexibleSystem& sys
     out.gravity -= model.gravity.dot(flexible.total_mass() * origin + r * moment);
     out.strain += ffr_strain_energy(flexible, e);
   }
+  out.elements = data.element_energy.sum();
   return out;
 }
 

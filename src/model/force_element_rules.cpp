@@ -186,23 +186,9 @@ void finalize_force_elements(Model& model, const std::string& source) {
     }
   }
 
-  // Not yet on flexible bodies (a point on a beam needs its section frame; docs/force-elements.md).
-  for (const ForceElement& e : model.forces)
-    for (const BodyPoint* at : {&e.a, &e.b})
-      if (!is_joint_element(e.type) && at->body != kGround && model.bodies[static_cast<std::size_t>(at->body)].flexible)
-        fail(source, "force '" + e.name + "'",
-             "body '" + model.bodies[static_cast<std::size_t>(at->body)].name +
-                 "' is flexible; force elements on flexible bodies are not supported yet");
-  bool flexible = false;
-  for (const Body& b : model.bodies) flexible = flexible || b.flexible.has_value();
-  if (flexible && !model.couplings.empty())
-    fail(source, "coupling '" + model.couplings.front().name + "'", "couplings in models with flexible bodies are not supported yet");
-  // The flexible-body dynamics (flexible/, evaluation/flexible_run.hpp) do not read Q_f or the
-  // armature yet: refused, never silently dropped.
-  if (flexible && !model.forces.empty())
-    fail(source, "force '" + model.forces.front().name + "'", "force elements in models with flexible bodies are not supported yet");
-  if (flexible && model.has_armature)
-    fail(source, "armature", "armature in models with flexible bodies is not supported yet");
+  // On flexible bodies: an element's point on a beam follows the deformed beam, the couplings
+  // and the armature enter the flexible system (flexible/flexible_system.hpp; its points are
+  // checked by check_points_on_flexible_bodies).
 
   model.num_force_expressions = 0;
   model.num_servo_targets = 0;

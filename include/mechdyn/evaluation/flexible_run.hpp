@@ -22,6 +22,9 @@
 // Rows: t = 0, then every `every`-th output interval and the last (at `duration`); each
 // holds the state (t, q, v, a), the efforts, the markers, the largest constraint
 // violation, the Newton iterations and the energies, measured once at the row's state.
+// Force elements (format 3) act in both mechanisms at the step's time (Q_f in Newmark's
+// residual), couplings are closure rows (their efforts: the multipliers from
+// model.coupling_row_index on), the armature is in M.
 //
 // Cost per output interval: one Newmark step of each mechanism (Newton iterations, one
 // dense LU of size nv + loop rows + prescribed each). Reads only the Model; owns its own
@@ -71,10 +74,11 @@ struct FlexibleRow {
   const NewmarkState& state;        // q (nq: joints, then elastic), v, a (nv), multipliers, prescribed_efforts
   const VecX& effort;               // nv: the applied efforts at `time` (zero on the elastic coordinates)
   const VecX& actuated_effort;      // na: driven: the prescribed efforts μ; forward: the applied efforts
-  const FlexibleSystemData& data;   // kinematics, mass matrix, loop residual at the row's state (marker_position)
+  const FlexibleSystemData& data;   // kinematics, mass matrix, loop residual at the row's state (marker_position),
+                                    // the force elements' values and energies (element_value, element_energy)
   double constraint_violation;      // the largest |Φ| row (m for positions, rad-like for directions); 0 without loops
   int newton_iterations;            // of the step that reached this row (NewmarkState::iterations)
-  FlexibleEnergies energy;          // kinetic, gravity, strain (J)
+  FlexibleEnergies energy;          // kinetic (with the armature), gravity, strain, force elements (J)
   const FlexibleReferenceRow* reference;  // nullptr: rigid_reference off, or the reference stopped
 };
 using FlexibleObserver = std::function<void(const FlexibleRow&)>;

@@ -73,7 +73,8 @@ inline constexpr double kBeamPointTolerance = 1e-9;
 std::optional<std::string> beam_point_problem(const FlexibleBeam& beam, const Vec3& point);
 
 /// Checks every point meant to be on a flexible body (a child joint's origin, a loop
-/// point, a marker point) with beam_point_problem; throws ModelError naming it.
+/// point, a marker point, a force element's point) with beam_point_problem; throws ModelError
+/// naming it.
 void check_points_on_flexible_bodies(const Model& model, const std::string& source);
 
 /// True when any body of the model is flexible.

@@ -28,11 +28,13 @@
 // i depends on, FlexibleSystem::body_columns). Evaluation allocates nothing.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "mechdyn/constraints/loop_rows.hpp"
 #include "mechdyn/flexible/beam_point.hpp"
 #include "mechdyn/flexible/ffr_dynamics.hpp"
+#include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/model/model.hpp"
 
 namespace mechdyn {
@@ -51,6 +53,7 @@ struct FlexibleSystem {
   std::vector<int> joint_point;         // per model body: its joint's origin on a flexible parent
   std::vector<int> loop_point_a, loop_point_b;  // per loop
   std::vector<int> marker_point;        // per marker
+  std::vector<int> force_point_a, force_point_b;  // per force element (model.forces): its points a, b
   std::vector<int> point_body;          // per point: the flexible body (index into `bodies`) it lies on
   // Per model body: the velocity indices on which its motion can depend (ascending): its own
   // and its ancestors' joint velocities, the elastic velocities of the flexible bodies its
@@ -104,6 +107,22 @@ struct FlexibleSystemData {
   VecX loop_bias;          // J̇ v (rows)
   AlignedVector<Vec6> loop_wrench_a, loop_wrench_b;  // per row: unit wrenches (constraints/loop_rows.hpp)
   Mat6X side_jacobian_a, side_jacobian_b;            // scratch (6 x nv): a cut side's spatial Jacobian
+
+  // ---- force elements (flexible_force_elements; format 3, docs/force-elements.md) ----
+  VecX element_force;      // Q_f (nv): the generalized force of all force elements at (q, v, t); part of applied_force
+  VecX element_value;      // per element: tension (spring-damper, N), effort (joint elements), |F| (bushing, applied)
+  VecX element_energy;     // per element: potential energy (J)
+  VecX element_length;     // per element: L = |p_b − p_a| (spring-damper, bushing), else 0
+  AlignedVector<Vec6> element_wrench_a, element_wrench_b;  // per element: spatial force on a, b [moment about the
+                                                           // world origin; force], world; joint elements: zero
+  std::vector<Vec3> element_point_a, element_point_b;      // per element: the points in the world (on the deformed beams)
+  std::vector<std::optional<TimeExpressions>> element_functions;  // per element: servo [target, target_rate] or
+                                                                  // [target]; applied: force[3], torque[3]
+  VecX element_function_values;  // scratch (6): the element's functions at t
+  VecX element_function_ahead, element_function_behind;  // scratch (6): at t ± h (a servo's numerical rate)
+  MatX element_stiffness;  // K_f ≈ −∂Q_f/∂q (nv x nv; 0 x 0 without elements): flexible_force_element_tangent
+  MatX element_damping;    // D_f = −∂Q_f/∂v (nv x nv)
+  Mat6X element_jacobian_a, element_jacobian_b;  // scratch (6 x nv): [angular; point velocity] Jacobians of a, b
 };
 
 /// Positions, rotations and world Jacobians of every body at q (and with v: velocities and
@@ -123,22 +142,47 @@ void flexible_mass_matrix(const Model& model, const FlexibleSystem& system, Flex
 void flexible_mass_product(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                            const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& a);
 
-/// data.applied_force = Σ B_iᵀ (Q_gravity,i + Q_elastic,i + Q_damping,i) at the kinematics in
+/// data.applied_force = Σ B_iᵀ (Q_gravity,i + Q_elastic,i + Q_damping,i) + Q_f at the kinematics in
 /// data (level 0: v = 0, no damping, geometric stiffness of gravity alone; level 1: with ω and
 /// `frame_acceleration`). `acceleration` (nv or empty): v̇ for the frame accelerations a_0 of
 /// the geometric stiffness (docs/flexible-bodies.md "Geometric stiffening"); empty: v̇ = 0.
+/// Q_f: the force elements at (q, v, time) (flexible_force_elements; v empty: v = 0).
 void flexible_applied_forces(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                              const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
-                             const Eigen::Ref<const VecX>& acceleration);
+                             const Eigen::Ref<const VecX>& acceleration, double time = 0.0);
 
 /// h = Σ B_iᵀ (M_i Ḃ_i v + Q_v,i) − applied_force into data.bias_force (after
-/// flexible_kinematics(q, v), flexible_mass_matrix is not needed; computes applied_force too).
+/// flexible_kinematics(q, v), flexible_mass_matrix is not needed; computes applied_force,
+/// with the force elements at `time`, too).
 void flexible_bias_force(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                          const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
-                         const Eigen::Ref<const VecX>& acceleration);
+                         const Eigen::Ref<const VecX>& acceleration, double time = 0.0);
+
+/// The force elements (model.forces, docs/force-elements.md) at (q, v, t) on the kinematics in
+/// data (level 1 with v; v empty: level 0 and v = 0): Q_f into data.element_force and each
+/// element's value, energy, length, wrenches and points. A point on a beam follows the
+/// deformed beam (flexible/beam_point.hpp); a wrench W (world, at the origin) on body i maps
+/// to Q_f += B_iᵀ g_i, g_i = [R_iᵀ (M + (x − r_i) × F); R_iᵀ F; J_pᵀ R_iᵀ F + J_θᵀ R_iᵀ M]
+/// (F through the point x, M the moment about it; the last rows only for a beam: its
+/// elastic coordinates). Joint elements act on their coordinate. Throws SolverError for a
+/// spring-damper of length < 1e-12 m that would exert a force, InvalidArgument when a time
+/// function is not finite (naming the element). Allocates nothing.
+void flexible_force_elements(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
+                             const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v, double time);
+
+/// The elements' tangent after flexible_force_elements at the same state (level 1):
+/// data.element_damping = −∂Q_f/∂v (exact), data.element_stiffness = −∂Q_f/∂q without the
+/// terms of the Jacobians' own change (the elements' material stiffness: springs
+/// Dᵀ (k u uᵀ + T/L (1 − u uᵀ)) D, bushings, joint elements; exact where the element's
+/// force is zero). The Newmark iteration matrix (flexible/newmark.hpp) reads them.
+void flexible_force_element_tangent(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
+                                    const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v);
 
 /// Φ, J (and with v, after flexible_kinematics(q, v), J̇ v) of every cut joint on the
-/// deformed beams into data.loop_residual, loop_jacobian, loop_bias. v: nv numbers or none.
+/// deformed beams into data.loop_residual, loop_jacobian, loop_bias, then the coupling rows
+/// (model.couplings, from model.coupling_row_index): g = q_b − ratio q_a − offset,
+/// J = e_bᵀ − ratio e_aᵀ, J̇ v = 0 (their multipliers: the gears' efforts on b's coordinate).
+/// v: nv numbers or none.
 void flexible_loop_closure(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                            const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v);
 
@@ -147,6 +191,8 @@ struct FlexibleEnergies {
   double kinetic = 0.0;  // ½ vᵀ M v (J)
   double gravity = 0.0;  // −Σ g · (first moment of mass about the world origin) (J)
   double strain = 0.0;   // Σ ½ eᵀ K e (J)
+  double elements = 0.0; // Σ data.element_energy: the force elements' potential energy at the last
+                         // flexible_force_elements (or flexible_applied_forces) call; make it at this state
 };
 FlexibleEnergies flexible_energies(const Model& model, const FlexibleSystem& system, const FlexibleSystemData& data,
                                    const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v);

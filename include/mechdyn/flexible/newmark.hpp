@@ -7,7 +7,7 @@
 // docs/flexible-bodies.md "Disagreements"); Hilber, Hughes & Taylor, Earthquake Eng. Struct.
 // Dyn. 5 (1977) 283–292, in the form of Negrut, Rampalli, Ottarsson & Sajdak (J. Comput.
 // Nonlinear Dyn. 2, 2007) for multibody equations:
-//   M(q₁) a₁ + (1 + α) F₁ − α F₀ = 0,    F = h(q, v) − τ − Jᵀλ           (α ∈ [−1/3, 0])
+//   M(q₁) a₁ + (1 + α) F₁ − α F₀ = 0,    F = h(q, v, t) − τ − Jᵀλ        (α ∈ [−1/3, 0])
 //   J(q₁) a₁ + J̇v(q₁, v₁) + 2 ζ ω_b Φ̇(q₁, v₁) + ω_b² Φ(q₁) = 0          (eq. 60 at t₁)
 //   q₁ = q₀ ⊕ (Δt v₀ + Δt² ((½ − β) a₀ + β a₁)),  v₁ = v₀ + Δt ((1 − γ) a₀ + γ a₁)   (eq. 64)
 //   γ = ½ − α, β = ¼ (1 − α)²;  α = 0: Newmark's average acceleration (no numerical damping),
@@ -15,8 +15,11 @@
 // Solved per step by Newton's method on (a₁, λ₁) with the iteration matrix
 //   [M + (1 + α)(γ Δt D_e + β Δt² K_e)   −(1 + α) Jᵀ]
 //   [J (1 + 2ζω_b γΔt + ω_b² βΔt²)        0        ]
-// (K_e, D_e the beams' elastic stiffness and damping: the stiff part of ∂F/∂q, ∂F/∂v; the
-// rest of the Jacobian is left out — a modified Newton iteration, converging linearly).
+// (K_e, D_e the beams' elastic stiffness and damping plus the force elements' K_f, D_f
+// (flexible_force_element_tangent, at the step's first iterate): the stiff part of ∂F/∂q,
+// ∂F/∂v; the rest of the Jacobian is left out — a modified Newton iteration, converging
+// linearly). h contains −Q_f(q, v, t) of the force elements, evaluated exactly at every
+// iterate at t₁ (servo targets, applied loads), and M the armature.
 // The geometric stiffness of each beam uses the previous step's acceleration for a_0.
 // Prescribed (rheonomic) motion of joint coordinates (NewmarkOptions::prescribed): the
 // coordinates q_a follow q_a(t) exactly — at every step q_a, v_a and a_a are set from the
@@ -87,7 +90,7 @@ class FlexibleNewmark {
   // F = h − τ − Jᵀλ, the constraint residual and the Jacobian at (q, v) into the workspace.
   void evaluate(FlexibleSystemData& data, const VecX& q, const VecX& v, const VecX& previous_acceleration,
                 const Eigen::Ref<const VecX>& effort, const VecX& multipliers, const VecX& prescribed_efforts,
-                double baumgarte_frequency, bool mass_matrix) const;
+                double baumgarte_frequency, bool mass_matrix, double time) const;
   void check_motion(const PrescribedMotion* motion, const char* where) const;
 
   const Model& model_;
