@@ -30,7 +30,8 @@
 //                   target_rate the central difference (target(t + h) − target(t − h)) / 2h,
 //                   h = 1e-6 max(1, |t|)
 //   applied         force F(t) through the body point, moment M(t), world components.
-// Points on flexible bodies are not supported yet (finalize_model refuses them).
+// Models with flexible bodies: flexible/flexible_system.hpp flexible_force_elements (the
+// rigid algorithms on Data refuse such models).
 //
 // Cost: O(n + elements) plus the time functions (the body wrenches are summed per body,
 // Q_f = Σ s_kᵀ of the subtree sums in one backward pass); allocates nothing. Measured with
