@@ -156,8 +156,6 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
   // stays exactly what compute_all_terms left (rnea_derivatives recomputes tau its own way).
   std::unique_ptr<Data> derivative_stage;
   std::unique_ptr<DerivativeData> derivative_data;
-  bool element_wrenches = false;  // force elements that act through body wrenches (not on a joint only)
-  for (const ForceElement& e : model.forces) element_wrenches = element_wrenches || !is_joint_element(e.type);
   if (o.derivatives) {
     derivative_stage = std::make_unique<Data>(model, DenseWorkspace::None);  // reserves what it needs
     derivative_data = std::make_unique<DerivativeData>(model, o.has_a);  // with --a: the reactions' too
@@ -166,10 +164,6 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
     // from the elements' state compute_all_terms left in data. τ = ID − Q_f, so
     // ∂τ = ∂ID − ∂Q_f; a = FD(τ + Q_f), so ∂a = ∂FD|_{τ+Q_f} + M⁻¹ ∂Q_f.
     MatX element_dq, element_dv;
-    if (element_wrenches && o.has_a)
-      std::cerr << "mechdyn: warning: " << o.model_path
-                << ": reaction_derivatives and dtau_with_friction_* left out: the derivatives of the force elements' "
-                   "body wrenches in the reactions are not derived yet (dtau_dq, dtau_dv include the elements)\n";
     if (model.has_force_elements) {
       element_dq = MatX::Zero(model.nv, model.nv);
       element_dv = MatX::Zero(model.nv, model.nv);
@@ -187,10 +181,11 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       check_finite(d.da_dtau, "da_dtau");
     }
     if (o.has_a) {
+      // The reactions' derivatives include the force elements' body wrenches at --t (D30).
       if (with_friction)
-        friction_effort_derivatives(model, *derivative_stage, d, q, v, a);  // and the reactions', dtau_dq, dtau_dv
+        friction_effort_derivatives(model, *derivative_stage, d, q, v, a, o.time);  // and the reactions', dtau_dq, dtau_dv
       else
-        joint_reaction_derivatives(model, *derivative_stage, d, q, v, a);  // and dtau_dq, dtau_dv
+        joint_reaction_derivatives(model, *derivative_stage, d, q, v, a, o.time);  // and dtau_dq, dtau_dv
       if (model.has_force_elements) {
         d.dtau_dq -= element_dq;
         d.dtau_dv -= element_dv;
@@ -394,12 +389,12 @@ void run_eval(const EvalOptions& o, std::ostream& stdout_stream) {
       if (o.has_a) {
         json.key("dtau_dq"), json.matrix(d.dtau_dq);
         json.key("dtau_dv"), json.matrix(d.dtau_dv);
-        if (with_friction && !element_wrenches) {  // beyond the contract (docs/cli.md)
+        if (with_friction) {  // beyond the contract (docs/cli.md)
           json.key("dtau_with_friction_dq"), json.matrix(d.dfriction_dq);
           json.key("dtau_with_friction_dv"), json.matrix(d.dfriction_dv);
         }
       }
-      if (o.has_a && !element_wrenches) {
+      if (o.has_a) {
         // Beyond the contract (docs/cli.md): ∂ of each joint's `reactions` entry, 3 × nv each.
         json.key("reaction_derivatives");
         json.begin_array();

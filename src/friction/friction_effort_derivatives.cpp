@@ -9,6 +9,9 @@
 // and |nᵀ x|, with n the joint's world axis, which turns with the parent:
 //   ∂|P x| = (P x)·(∂x − ∂n (n·x) − n (∂n·x + n·∂x)) / |P x|,  ∂|n·x| = sgn(n·x)(∂n·x + n·∂x)
 //   ∂n/∂q_j = ω_j × n for a coordinate j above the joint (s_j = [ω_j; ·]), 0 otherwise.   (D15)
+// With force elements (format 3) the reaction x is the joint's wrench with the elements'
+// body wrenches on the subtree subtracted and ∂x includes theirs (eq. D30), so N is the
+// normal load compute_all_terms' friction reads.
 // Cost: joint_reaction_derivatives plus O(nv) per joint with friction. Allocates nothing.
 #include "mechdyn/friction/friction_effort_derivatives.hpp"
 
@@ -77,7 +80,14 @@ double friction_effort_slope(const JointFriction& f, double normal_load, double 
 
 void friction_effort_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
                                  const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a) {
-  joint_reaction_derivatives(model, data, work, q, v, a);  // checks the arguments; the stage at (q, v, a)
+  friction_effort_derivatives(model, data, work, q, v, a, 0.0);
+}
+
+void friction_effort_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
+                                 const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a, double t) {
+  // Checks the arguments; the stage at (q, v, a); with force elements the reactions and
+  // work.transmitted_force carry their body wrenches (eq. D30).
+  joint_reaction_derivatives(model, data, work, q, v, a, t);
   work.dfriction_dq.setZero();
   work.dfriction_dv.setZero();
   for (int u = 0; u < model.num_bodies(); ++u) {

@@ -16,6 +16,12 @@ namespace mechdyn {
 /// result is the derivative of the branch the model evaluates, without the jump. Where a
 /// constraint load |P x| vanishes its (non-existent) derivative is taken as 0. ∂/∂a is not
 /// computed. `work` must be made with reactions (DerivativeData(model, true)).
+/// With force elements the reactions (and so N) include their body wrenches at time t, as
+/// compute_all_terms' friction efforts (joint_reaction_derivatives with t, eq. D30).
+void friction_effort_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
+                                 const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a, double t);
+
+/// The same at t = 0.
 void friction_effort_derivatives(const Model& model, Data& data, DerivativeData& work, const Eigen::Ref<const VecX>& q,
                                  const Eigen::Ref<const VecX>& v, const Eigen::Ref<const VecX>& a);
 
