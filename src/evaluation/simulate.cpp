@@ -13,6 +13,7 @@
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
 #include "mechdyn/dynamics/force_elements.hpp"
+#include "mechdyn/dynamics/joint_reactions.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/flexible/flexible_beam.hpp"
@@ -174,18 +175,10 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
   };
   // Force elements (format 3): the dynamics see τ + Q_f(q, v, t); the rows report τ (the
   // actuators') and leave the elements' values in the row's Data. With joint friction the
-  // effort callback of the friction simulation adds Q_f (evaluated on element_data); the
-  // joint loads that set load-dependent friction then do not see the elements' body
-  // wrenches (docs/force-elements.md, "Limits").
+  // friction simulation evaluates the elements on its own Data and adds Q_f to the
+  // actuators' τ, so that the joint loads of load-dependent friction include the elements'
+  // body wrenches (friction/friction_simulation.hpp, forward_dynamics_with_friction.hpp).
   const bool elements = model.has_force_elements;
-  Data element_data(model, DenseWorkspace::None);
-  auto efforts_with_elements = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv,
-                                   Eigen::Ref<VecX> out) {
-    efforts(t, qq, vv, out);
-    if (!elements) return;
-    force_elements(model, element_data, qq, vv, t);
-    out += element_data.applied_force;
-  };
   AccelerationFunction acceleration = [&](double t, const Eigen::Ref<const VecX>& qq, const Eigen::Ref<const VecX>& vv,
                                           Eigen::Ref<VecX> a) {
     if (!qq.allFinite() || !vv.allFinite()) throw SolverError("the state became non-finite at t = " + number(t) + " s");
@@ -215,7 +208,7 @@ void simulate(const Model& model, const Eigen::Ref<const VecX>& q0, const Eigen:
     fo.dormand_prince.min_step = std::min(1e-12, 1e-6 * options.step);
     fo.dormand_prince.budget = &budget;
     fo.budget = &budget;
-    friction_simulation = std::make_unique<FrictionSimulation>(model, efforts_with_elements, fo);
+    friction_simulation = std::make_unique<FrictionSimulation>(model, efforts, fo);  // it adds Q_f itself
   } else if (!options.adaptive) {
     rk4 = std::make_unique<Rk4Integrator>(model, acceleration);
     rk4->set_budget(&budget);
@@ -332,12 +325,19 @@ void simulate_inverse(const Model& model, const Eigen::Ref<const VecX>& q0, cons
     // Force elements first (their kinematics pass), so that the inverse dynamics below leave
     // the row's stage at (q, v, a) for the observer: τ = M a + h − Q_f (+ τ_f).
     if (model.has_force_elements) force_elements(model, row_data, q, v, t);
-    tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
-    if (friction) {
+    if (friction) {  // as compute_all_terms: the reactions with the elements' body wrenches set the normal loads
       row_data.friction_state = z;
-      tau = inverse_dynamics_with_friction(model, row_data, q, v, a, LuGreEvaluation::State);
+      joint_reactions(model, row_data, q, v, a);  // EC eq. (17); row_data.tau = M a + h (without the armature)
+      if (model.has_force_elements) {
+        apply_external_wrenches_to_reactions(model, row_data);  // row_data.tau = M a + h − Σ J_lᵀ E_l
+        row_data.tau -= row_data.element_effort;                 // − the joint elements': M a + h − Q_f
+      }
+      if (model.has_armature) row_data.tau += model.armature.cwiseProduct(a);  // the drives' armature a
+      tau = friction_from_reactions(model, row_data, v, a, LuGreEvaluation::State);  // + τ_f (EC eq. 54)
+    } else {
+      tau = recursive ? rnea(model, row_data, q, v, a) : explicit_inverse_dynamics(model, row_data, q, v, a);
+      if (model.has_force_elements) tau -= row_data.applied_force;  // the actuators' effort (force-elements.md)
     }
-    if (model.has_force_elements) tau -= row_data.applied_force;  // the actuators' effort (force-elements.md)
     SimulationRow row{t, q, v, a, tau, z, row_data};
     if (observer) observer(row);
   };

@@ -4,7 +4,10 @@
 //
 // The kinematics stage runs once, at (q, v), and M and h are formed once on it; each
 // iteration only redoes the stage's acceleration level at its q̈ for the reactions.
-// Reads: Model, data.friction_state (LuGre). Writes: the kinematics stage (data.acceleration
+// With force elements the reactions carry their body wrenches (data.external_wrench, as
+// force_elements left it on this Data at (q, v, t); tau is then τ + Q_f).
+// Reads: Model, data.friction_state (LuGre), with force elements data.external_wrench,
+// data.applied_force, data.element_effort. Writes: the kinematics stage (data.acceleration
 // at the last q̈), data.ddq, data.friction_effort, data.friction_state_rate,
 // data.joint_stuck, data.tau_with_friction, data.tau, the reactions (data.reaction_force,
 // reaction_torque, subtree_force), the decomposition, data.mass_matrix,
@@ -82,6 +85,17 @@ const VecX& forward_dynamics_with_friction(const Model& model, Data& data, const
     // Normal loads at this acceleration (Algorithm 1 lines 6–7), then the friction (line 8).
     detail::stage_accelerations(model, data, data.ddq.data());  // only the acceleration level changes
     detail::reactions_from_stage(model, data);                  // data.tau = M q̈ + h (EC eq. 17)
+    if (model.has_force_elements) {
+      // The elements' body wrenches E_l (force_elements on this Data) are loads on the bodies:
+      // each joint transmits W_u = F_u − Σ_{l ∈ subtree u} E_l, which sets its normal load.
+      // subtract_applied_wrenches leaves data.tau = Sᵀ W = M q̈ + h − Σ J_lᵀ E_l; adding that
+      // generalized force back (Q_f minus the joint elements' efforts) keeps data.tau = M q̈ + h,
+      // which the stick test compares with tau (= τ + Q_f, the elements' share included).
+      for (int l = 0; l < n; ++l) data.cut_subtree_wrench[l] = data.external_wrench[l];
+      detail::subtract_applied_wrenches(model, data);
+      data.tau += data.applied_force;
+      data.tau -= data.element_effort;
+    }
     if (model.has_armature) data.tau += model.armature.cwiseProduct(data.ddq);  // + the drives' armature q̈
     joint_load_decomposition(model, data);
     data.friction_previous = friction;

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/friction/friction_models.hpp"
 #include "mechdyn/model/checks.hpp"
@@ -48,6 +49,7 @@ FrictionSimulation::FrictionSimulation(const Model& model, EffortFunction effort
                                                  Eigen::Ref<VecX> a, Eigen::Ref<VecX> z_rate) {
     effort_(t, q, v, tau_);
     try {
+      add_force_elements(t, q, v);
       friction_state_derivative(model_, data_, options_.solver, q, v, z, tau_, a, z_rate);
     } catch (const SolverError& e) {  // say when
       std::ostringstream message;
@@ -65,6 +67,15 @@ FrictionSimulation::FrictionSimulation(const Model& model, EffortFunction effort
     rk4_ = std::make_unique<Rk4Integrator>(model, derivative, static_cast<int>(nv));
     rk4_->set_budget(options.budget);
   }
+}
+
+// Force elements (format 3): Q_f(q, v, t) on the solver's own Data, added to the actuators'
+// τ; their body wrenches stay in that Data for the joint loads of the friction
+// (forward_dynamics_with_friction.hpp).
+void FrictionSimulation::add_force_elements(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v) {
+  if (!model_.has_force_elements) return;
+  force_elements(model_, data_, q, v, t);
+  tau_ += data_.applied_force;
 }
 
 int FrictionSimulation::evaluations() const { return rk4_ ? rk4_->evaluations() : dopri_->evaluations(); }
@@ -121,6 +132,7 @@ void FrictionSimulation::capture_resting_joints(double t, Eigen::Ref<VecX> q, Ei
       any = true;
   if (!any) return;
   effort_(t, q, v, tau_);
+  add_force_elements(t, q, v);
   data_.friction_state = z;
   forward_dynamics_with_friction(model_, data_, q, v, tau_, options_.solver);
   for (int u = 0; u < model_.num_bodies(); ++u)

@@ -310,3 +310,78 @@ TEST(ForceElementDerivatives, FreeAndSphericalChainsMatchTangentDifferences) {
 
 }  // namespace
 }  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// ---- load-dependent friction whose normal load comes from a spring-damper --------------
+//
+// A block (mass 2 kg, centre of mass at its frame origin) on a prismatic joint along x, no
+// gravity, load-dependent Coulomb friction k_c = μ = 0.5 (prismatic: N = f_p + τ_p/R_b +
+// τ_m/R_n, model-format.md), and a spring-damper (k = 100 N/m, L0 = 0.5 m) from the block's
+// origin to the ground point (b_x, 1, 0). The joint's reaction is the subtree's inertial force
+// minus the spring's T u (force through the block's origin: no reaction torque), so its
+// normal load is N = T |u_y| (free-body balance of the block) and the spring pulls along the
+// axis with T u_x. Static friction holds the block while |T u_x| ≤ μ T |u_y|, i.e. while
+// |u_x / u_y| = |b_x − x| ≤ μ: a wedge whose breakaway depends on the direction only.
+//   b_x = 0.3: 0.3 < 0.5, the block stays put (q = v = 0 exactly for the whole run);
+//   b_x = 0.8: 0.8 > 0.5, it slips, from rest with q̈ = T (u_x − μ u_y) / m at t = 0.
+// Without the spring's wrench in the friction's joint loads (before this was fixed) N = 0:
+// no friction at all, and the block below breakaway slid away.
+std::string wedged_slider(double anchor_x) {
+  return "mechdyn: 3\nname: wedged_slider\ngravity: [0, 0, 0]\nbodies:\n"
+         "  - name: block\n    parent: ground\n"
+         "    joint: {name: X, type: prismatic, axis: [1, 0, 0], origin: [0, 0, 0], friction: {model: coulomb_viscous,"
+         " coulomb: 0.5, load: {bending_arm: 0.05, friction_arm: 0.05}}}\n"
+         "    mass: 2\n    com: [0, 0, 0]\n    inertia: {diag: [0.01, 0.01, 0.01]}\n"
+         "forces:\n"
+         "  - {name: S, type: spring-damper, a: {body: block, point: [0, 0, 0]}, b: {body: ground, point: [" +
+         std::to_string(anchor_x) + ", 1, 0]}, stiffness: 100, free_length: 0.5}\n";
+}
+
+// Catches: the friction simulation's joint loads without the elements' body wrenches (the
+// block below breakaway slides, the one above accelerates without friction), Q_f counted
+// twice or not at all in the stick test (data.tau against τ + Q_f), the inverse run's friction
+// without the spring's load.
+TEST(ForceElementRuns, StaticFrictionLoadedBySpringHoldsBelowBreakawayAndSlipsAbove) {
+  const double mu = 0.5, mass = 2.0, k = 100.0, free_length = 0.5;
+  SimulationOptions options;
+  options.duration = 1.0;
+  options.step = 1e-3;
+  {  // below breakaway: stays put
+    const Model model = parse_model_string(wedged_slider(0.3), "wedge 0.3");
+    const SimulationResult run = simulate(model, VecX::Zero(1), VecX::Zero(1), {}, options);
+    EXPECT_EQ(run.q.cwiseAbs().maxCoeff(), 0.0);
+    EXPECT_EQ(run.v.cwiseAbs().maxCoeff(), 0.0);
+    EXPECT_EQ(run.a.cwiseAbs().maxCoeff(), 0.0);
+  }
+  {  // above breakaway: slips, with the closed-form acceleration at the start
+    const Model model = parse_model_string(wedged_slider(0.8), "wedge 0.8");
+    const SimulationResult run = simulate(model, VecX::Zero(1), VecX::Zero(1), {}, options);
+    const double length = std::sqrt(0.8 * 0.8 + 1.0), tension = k * (length - free_length);
+    const double start = tension * (0.8 - mu * 1.0) / length / mass;  // T (u_x − μ u_y) / m
+    EXPECT_NEAR(run.a(0, 0), start, 1e-12 * start);
+    EXPECT_GT(run.q(run.q.rows() - 1, 0), 0.01);  // it moved toward the anchor
+    // Along the run, while it slides forward, q̈ = T (u_x − μ |u_y|) / m at each row's position.
+    for (Eigen::Index r = 1; r < run.time.size(); ++r) {
+      if (!(run.v(r, 0) > 1e-6)) continue;
+      const double x = run.q(r, 0), dx = 0.8 - x, l = std::sqrt(dx * dx + 1.0);
+      const double expected = k * (l - free_length) * (dx - mu * 1.0) / l / mass;
+      ASSERT_NEAR(run.a(r, 0), expected, 1e-9 * (1 + std::abs(expected))) << "t " << run.time[r];
+    }
+  }
+  {  // the inverse run: the actuator's effort that moves the block at v = 0.2, q̈ = 0 against
+     // the spring and the friction it loads: τ = −T u_x + μ T |u_y| (sgn v = +1) at t = 0
+    const Model model = parse_model_string(wedged_slider(0.3), "wedge 0.3");
+    SimulationOptions inverse = options;
+    inverse.duration = 0.01;
+    const SimulationResult run = simulate_inverse(model, VecX::Zero(1), VecX::Constant(1, 0.2),
+                                                  [](double, Eigen::Ref<VecX> a) { a.setZero(); }, inverse);
+    const double length = std::sqrt(0.3 * 0.3 + 1.0), tension = k * (length - free_length);
+    const double expected = tension * (-0.3 + mu * 1.0) / length;
+    EXPECT_NEAR(run.tau(0, 0), expected, 1e-12 * std::abs(expected));
+  }
+}
+
+}  // namespace
+}  // namespace mechdyn

@@ -234,5 +234,49 @@ TEST(ForceElementsCli, VersionOneOutputUnchanged) {
   std::remove(v1.c_str());
 }
 
+// Load-dependent friction whose normal load comes only from a spring-damper (no gravity):
+// eval's tau_with_friction − tau against closed forms from the free-body balance.
+//   hinge: a disc on a revolute pin about z at the origin (centre of mass on the axis), a
+//     spring from the disc's axis point to the ground point (0, 1, 0), k = 200, L0 = 0.2: the
+//     pin carries the spring's radial force F = T = 160 N and no moment (the force passes
+//     through the axis), so τ_n = R_p F (model-format.md) and the friction effort is
+//     k_c R_p |F| sgn v + k_v v = 0.3 · 0.01 · 160 + 0.02 v;
+//   slider: a block on a prismatic joint along x at q = 0.1, a spring from its origin to the
+//     ground point (0.3, 1, 0), k = 100, L0 = 0.5: N = f_p = T |u_y| (the reaction minus the
+//     inertial force along the axis), friction μ N sgn v with μ = 0.5.
+// Catches: the friction's normal load computed without the elements' body wrenches (N = 0).
+TEST(ForceElementsCli, FrictionLoadedOnlyByASpringGivesTheClosedForm) {
+  const std::string hinge =
+      "mechdyn: 3\nname: pin\ngravity: [0, 0, 0]\nbodies:\n  - name: disc\n    parent: ground\n"
+      "    joint: {name: J, type: revolute, axis: [0, 0, 1], origin: [0, 0, 0], friction: {model: coulomb_viscous,"
+      " coulomb: 0.3, viscous: 0.02, load: {pin_radius: 0.01, bending_arm: 0.02, friction_arm: 0.015}}}\n"
+      "    mass: 1\n    com: [0, 0, 0]\n    inertia: {diag: [0.01, 0.01, 0.02]}\n"
+      "forces:\n  - {name: S, type: spring-damper, a: {body: disc, point: [0, 0, 0]}, b: {body: ground, point: [0, 1, 0]},"
+      " stiffness: 200, free_length: 0.2}\n";
+  const std::string slider =
+      "mechdyn: 3\nname: slider\ngravity: [0, 0, 0]\nbodies:\n  - name: block\n    parent: ground\n"
+      "    joint: {name: X, type: prismatic, axis: [1, 0, 0], origin: [0, 0, 0], friction: {model: coulomb_viscous,"
+      " coulomb: 0.5, load: {bending_arm: 0.05, friction_arm: 0.05}}}\n"
+      "    mass: 2\n    com: [0, 0, 0]\n    inertia: {diag: [0.01, 0.01, 0.01]}\n"
+      "forces:\n  - {name: S, type: spring-damper, a: {body: block, point: [0, 0, 0]}, b: {body: ground, point: [0.3, 1, 0]},"
+      " stiffness: 100, free_length: 0.5}\n";
+  const double slider_length = std::sqrt(0.2 * 0.2 + 1.0);
+  const double slider_friction = 0.5 * 100 * (slider_length - 0.5) / slider_length;  // μ T |u_y|
+  struct Case {
+    std::string name, text, state;
+    double friction;
+  };
+  for (const Case& c : {Case{"pin", hinge, "--q 0.4 --v 0.7 --a 0.3", 0.3 * 0.01 * 160 + 0.02 * 0.7},
+                        Case{"slider", slider, "--q 0.1 --v 0.2 --a 0.3", slider_friction}}) {
+    const std::string path = testing::write_temporary_file(c.name + "_friction_spring.yaml", c.text);
+    const testing::CliResult r = testing::run_cli("eval " + path + " " + c.state + " --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json out = Json::parse(r.out);
+    const double friction = out.at("tau_with_friction")[0].get<double>() - out.at("tau")[0].get<double>();
+    EXPECT_NEAR(friction, c.friction, 1e-12 * (1 + c.friction)) << c.name;
+    std::remove(path.c_str());
+  }
+}
+
 }  // namespace
 }  // namespace mechdyn

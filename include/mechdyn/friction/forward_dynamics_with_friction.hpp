@@ -23,15 +23,23 @@
 // Cost per iteration: reactions O(n) plus a dense Cholesky O(nv³); typically 2–6
 // iterations. Allocates nothing.
 //
+// Force elements (format 3): call force_elements(model, data, q, v, t) on this Data first
+// and pass tau = τ + data.applied_force (the actuators' plus Q_f). The reactions that set
+// the normal loads then include the elements' body wrenches (data.external_wrench: each
+// joint transmits its subtree's inertial load minus gravity and minus those wrenches, as
+// compute_all_terms' reactions), and the stick test compares tau with M q̈ + h, the
+// elements' generalized force included in tau. A Data on which force_elements never ran
+// holds no element wrenches (the loads are then those of the bare tree).
 // Kinematics, M and h are computed once per call; each iteration redoes only the
 // acceleration level of the stage and the reactions at its q̈.
-// Reads: Model, q, v, tau, data.friction_state (LuGre). Writes: the kinematics stage
+// Reads: Model, q, v, tau, data.friction_state (LuGre), with force elements
+// data.external_wrench, data.applied_force, data.element_effort. Writes: the kinematics stage
 // (data.acceleration at the last q̈), data.ddq, data.friction_effort,
 // data.friction_state_rate, data.joint_stuck, data.tau_with_friction, data.tau, the
 // reactions, the load decomposition, data.mass_matrix, data.composite_inertia,
 // data.bias_force, data.gravity_force, data.bias_acceleration, data.subtree_*, and the
 // friction scratch (friction_previous, friction_rhs, friction_direction,
-// friction_matrix, friction_factor).
+// friction_matrix, friction_factor), with force elements data.cut_subtree_wrench.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

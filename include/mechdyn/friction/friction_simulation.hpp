@@ -33,6 +33,9 @@
 // inside the band gets v_k = 0 exactly. Creep bound: rest_velocity
 // times one step (1e-12 rad or m at the default step), then none.
 //
+// Force elements (format 3): the effort function gives the actuators' τ; the simulation
+// adds the elements' Q_f(q, v, t), evaluated on its own Data, so that the friction's joint
+// loads include their body wrenches (forward_dynamics_with_friction.hpp).
 // friction_state_derivative reads Model, q, v, z, tau and writes data.friction_state = z
 // and what forward_dynamics_with_friction writes; FrictionSimulation owns its Data.
 #pragma once
@@ -80,6 +83,7 @@ class FrictionSimulation {
 
  private:
   void capture_resting_joints(double t, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
+  void add_force_elements(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v);
   void advance_chunk(double t, double t_end, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
   void integrate(double t0, double t1, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> z);
   int first_reversal(const VecX& v_before, const VecX& v_after) const;
