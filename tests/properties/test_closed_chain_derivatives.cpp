@@ -518,6 +518,17 @@ TEST(ClosedChainDerivatives, NoAllocationAfterTheFirstCall) {
   const long allocations =
       testing::allocations_during([&] { closed_chain_inverse_dynamics_derivatives(model, data, work, q, v, a); });
   EXPECT_LE(allocations, 0);
+  // With force elements (every type: spring-damper, servo, joint spring, applied load, bushing).
+  const Model with = four_bar_with_elements();
+  Data with_data(with);
+  ClosedChainDerivativeData with_work(with);
+  VecX wq = with.initial_configuration, wv = VecX::Zero(with.nv), wa = VecX::Zero(with.nv);
+  wv[with_data.actuated_dofs[0]] = 0.7;
+  wa[with_data.actuated_dofs[0]] = -0.4;
+  closed_chain_inverse_dynamics_derivatives(with, with_data, with_work, wq, wv, wa, 0.3);
+  const long with_allocations = testing::allocations_during(
+      [&] { closed_chain_inverse_dynamics_derivatives(with, with_data, with_work, wq, wv, wa, 0.3); });
+  EXPECT_LE(with_allocations, 0);
 }
 
 }  // namespace

@@ -98,8 +98,8 @@ struct ClosedChainDerivativeData {
 /// passive coordinate on a model with loops, redundant actuation, external wrenches on a
 /// model without force elements, a t that is not finite), SolverError (assembly fails,
 /// singular configuration, a spring-damper of zero length). Allocates nothing once `data`
-/// holds the ClosedChains and MassMatrix groups (after the first call) on a model without
-/// force elements.
+/// holds the ClosedChains and MassMatrix groups (after the first call), with or without
+/// force elements (tested).
 void closed_chain_inverse_dynamics_derivatives(const Model& model, Data& data, ClosedChainDerivativeData& work,
                                                Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a, double t,
                                                const ClosedChainOptions& options = {});
