@@ -9,7 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # Bottom first. Layers on one line are independent of each other (none includes another).
-order=(math screw model kinematics dynamics simulation friction constraints "mobility parallel flexible evaluation codegen" io)
+order=(math screw model kinematics dynamics simulation friction constraints "mobility parallel flexible evaluation codegen" analysis io)
 declare -A rank
 for i in "${!order[@]}"; do for layer in ${order[$i]}; do rank[$layer]=$i; done; done
 # The one declared exception: model.hpp holds Body::flexible, whose description type lives

@@ -94,15 +94,16 @@ int run_unguarded(const std::vector<std::string>& arguments, std::ostream& out) 
   add_view_command(app, selected);
   add_static_command(app, selected);
   add_modes_command(app, selected);
+  add_linearize_command(app, selected);
   add_sweep_command(app, selected);
   add_codegen_command(app, selected);
 
   const std::vector<std::string> args = join_option_values(arguments);
   if (!args.empty() && args[0].rfind("-", 0) != 0 &&
-      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn", "convert", "view", "static", "modes", "sweep", "codegen"}
+      std::set<std::string>{"eval", "simulate", "info", "mobility", "invdyn", "convert", "view", "static", "modes", "linearize", "sweep", "codegen"}
               .count(args[0]) == 0)
     return fail(kExitBadInput, "unknown command '" + args[0] +
-                                   "' (commands: eval, simulate, info, mobility, invdyn, convert, view, static, modes, sweep, codegen)");
+                                   "' (commands: eval, simulate, info, mobility, invdyn, convert, view, static, modes, linearize, sweep, codegen)");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(reversed);

@@ -311,6 +311,11 @@ void JsonWriter::number(double value) {
   out_.write(buffer, static_cast<std::streamsize>(format_17g(value, buffer)));
 }
 
+void JsonWriter::boolean(bool value) {
+  separate();
+  out_ << (value ? "true" : "false");
+}
+
 void JsonWriter::integer(long long value) {
   separate();
   out_ << value;

@@ -84,6 +84,7 @@ class JsonWriter {
   void key(const std::string& name);  // inside an object, before its value
   void number(double value);
   void integer(long long value);
+  void boolean(bool value);
   void string(const std::string& text);
   void vector(const Eigen::Ref<const VecX>& values);
   void vec3(const Vec3& value);

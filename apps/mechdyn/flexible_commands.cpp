@@ -1,48 +1,88 @@
-// mechdyn static / mechdyn modes: static equilibrium under gravity and natural frequencies
-// of a mechanism with rigid and flexible bodies (contract ../shared/spec/flexible-bodies.md;
-// docs/flexible-bodies.md "Statics and modes"). Both work on rigid models too.
+// mechdyn static / mechdyn modes: static equilibrium and vibration modes of any mechanism
+// (contracts ../shared/spec/linearisation.md and flexible-bodies.md).
 //
-//   mechdyn static MODEL [--q Q] [--json]
-//   mechdyn modes MODEL [--q Q] [--locked actuated|none] [--json]
+//   mechdyn static MODEL [--q Q] [--tau TAU] [--t T] [--locked actuated|none] [--independent J,..] [--json]
+//   mechdyn modes MODEL [--q Q] [--v V] [--tau TAU] [--t T] [--locked actuated|none] [--json]
 //
-// --q: nq numbers (joints, then elastic coordinates), default the model's
-// initial_configuration or the neutral one; the actuated joints are held at their values.
+// Rigid models (trees, closed chains, force elements, couplings, armature) go through
+// analysis/ (coordinate partitioning with the analytical derivatives; docs/linearisation.md);
+// models with flexible bodies through flexible/equilibrium.hpp (docs/flexible-bodies.md
+// "Statics and modes"). --q: nq numbers (joints, then elastic coordinates) or joint
+// assignments, default the model's initial_configuration or the neutral one.
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "mechdyn/analysis/mechanism_equilibrium.hpp"
 #include "mechdyn/flexible/equilibrium.hpp"
 
 namespace mechdyn::cli {
 
 namespace {
 
-// The equilibrium and modes here (flexible/equilibrium.hpp) do not read force elements,
-// couplings or armature yet (issue 27): refused, never answered without them.
-void refuse_force_elements(const Model& model, const std::string& path) {
-  if (!model.forces.empty() || !model.couplings.empty() || model.has_armature)
-    throw UsageError(path + ": force elements, couplings and armature (format 3) are not yet part of static and "
-                            "modes (docs/force-elements.md); remove them or use eval/simulate");
-}
-
-struct FlexibleOptions {
+struct EquilibriumCliOptions {
   std::string model_path;
-  std::string q;
-  bool has_q = false;
+  std::optional<std::string> q, v, tau;
+  double time = 0.0;
+  bool has_time = false;
   bool json = false;
   std::string locked = "actuated";
+  std::string independent;
 };
 
-VecX start_configuration(const Model& model, const FlexibleOptions& o) {
-  VecX q = o.has_q ? parse_number_list(o.q, "--q", model.nq, "nq")
-                   : (model.initial_configuration.size() == model.nq ? model.initial_configuration
-                                                                     : model.neutral_configuration());
+bool is_flexible(const Model& model) {
+  for (const Body& body : model.bodies)
+    if (body.flexible) return true;
+  return false;
+}
+
+// The flexible path (flexible/equilibrium.hpp) does not read format-3 elements, efforts,
+// a time or a velocity yet: refused, never answered without them.
+void refuse_for_flexible(const Model& model, const EquilibriumCliOptions& o) {
+  if (!model.forces.empty() || !model.couplings.empty() || model.has_armature)
+    throw UsageError(o.model_path + ": force elements, couplings and armature (format 3) are not yet part of static and "
+                                    "modes for models with flexible bodies (docs/force-elements.md)");
+  if (o.tau || o.has_time || o.v || !o.independent.empty())
+    throw UsageError(o.model_path + ": --tau, --t, --v and --independent are not yet available for models with "
+                                    "flexible bodies (docs/linearisation.md)");
+}
+
+VecX start_configuration(const Model& model, const EquilibriumCliOptions& o) {
+  const VecX defaults = model.initial_configuration.size() == model.nq ? model.initial_configuration
+                                                                       : model.neutral_configuration();
+  if (is_flexible(model)) {
+    VecX q = o.q ? parse_number_list(*o.q, "--q", model.nq, "nq") : defaults;
+    check_and_normalize_quaternions(model, q, "--q");
+    return q;
+  }
+  VecX q = parse_start_values(o.q, "--q", model, StartLevel::Configuration, defaults).values;
   check_and_normalize_quaternions(model, q, "--q");
   return q;
+}
+
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+EquilibriumOptions equilibrium_options(const Model& model, const EquilibriumCliOptions& o) {
+  EquilibriumOptions options;
+  options.time = o.time;
+  if (!std::isfinite(o.time)) throw UsageError("--t: the time must be a finite number");
+  if (o.tau) options.tau = parse_number_list(*o.tau, "--tau", model.nv, "nv");
+  options.lock_actuated = o.locked == "actuated";
+  options.independent = split_names(o.independent);
+  return options;
 }
 
 // "link2_n3_uy": body, node (2 … n+1) and component of each elastic coordinate; "link2_m1" modal.
@@ -60,9 +100,47 @@ std::vector<std::string> elastic_labels(const Model& model) {
   return out;
 }
 
-std::string run_static(const FlexibleOptions& o) {
-  const Model model = load_model(o.model_path);
-  refuse_force_elements(model, o.model_path);
+void json_markers(JsonWriter& json, const Model& model, const std::vector<Vec3>& markers) {
+  json.key("markers");
+  json.begin_array();
+  for (std::size_t m = 0; m < model.markers.size(); ++m) {
+    json.begin_object();
+    json.key("name");
+    json.string(model.markers[m].name);
+    json.key("position");
+    json.vec3(markers[m]);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+void json_names(JsonWriter& json, const Model& model, const std::vector<int>& joints) {
+  json.begin_array();
+  for (int j : joints) json.string(model.joints[static_cast<std::size_t>(j)].name);
+  json.end_array();
+}
+
+void text_configuration(std::ostream& out, const Model& model, const VecX& q, const std::vector<Vec3>& markers) {
+  const std::vector<CoordinateLabel> joints = configuration_labels(model);
+  const std::vector<std::string> elastic = elastic_labels(model);
+  char line[200];
+  out << "q\n";
+  for (Eigen::Index i = 0; i < model.nq; ++i) {
+    const std::string name = i < model.rigid_nq ? joints[static_cast<std::size_t>(i)].name
+                                                : elastic[static_cast<std::size_t>(i - model.rigid_nq)];
+    std::snprintf(line, sizeof line, "  %-24s%.9g\n", name.c_str(), q[i]);
+    out << line;
+  }
+  if (!model.markers.empty()) out << "markers (world, m)\n";
+  for (std::size_t m = 0; m < model.markers.size(); ++m) {
+    const Vec3& p = markers[m];
+    std::snprintf(line, sizeof line, "  %-24s%.9g %.9g %.9g\n", model.markers[m].name.c_str(), p.x(), p.y(), p.z());
+    out << line;
+  }
+}
+
+std::string run_static_flexible(const Model& model, const EquilibriumCliOptions& o) {
+  refuse_for_flexible(model, o);
   const VecX q0 = start_configuration(model, o);
   const FlexibleSystem system = make_flexible_system(model);
   FlexibleSystemData data(model, system);
@@ -74,45 +152,61 @@ std::string run_static(const FlexibleOptions& o) {
     json.begin_object();
     json.key("q");
     json.vector(result.q);
-    json.key("markers");
-    json.begin_array();
-    for (std::size_t m = 0; m < model.markers.size(); ++m) {
-      json.begin_object();
-      json.key("name");
-      json.string(model.markers[m].name);
-      json.key("position");
-      json.vec3(result.markers[m]);
-      json.end_object();
-    }
-    json.end_array();
+    json_markers(json, model, result.markers);
     json.end_object();
     out << "\n";
     return out.str();
   }
-  const std::vector<CoordinateLabel> joints = configuration_labels(model);
-  const std::vector<std::string> elastic = elastic_labels(model);
-  char line[200];
   out << "static equilibrium of '" << model.name << "' under gravity (" << result.iterations
       << " Newton iterations; actuated joints held)\n";
-  out << "q\n";
-  for (Eigen::Index i = 0; i < model.nq; ++i) {
-    const std::string name = i < model.rigid_nq ? joints[static_cast<std::size_t>(i)].name
-                                                : elastic[static_cast<std::size_t>(i - model.rigid_nq)];
-    std::snprintf(line, sizeof line, "  %-24s%.9g\n", name.c_str(), result.q[i]);
-    out << line;
-  }
-  if (!model.markers.empty()) out << "markers (world, m)\n";
-  for (std::size_t m = 0; m < model.markers.size(); ++m) {
-    const Vec3& p = result.markers[m];
-    std::snprintf(line, sizeof line, "  %-24s%.9g %.9g %.9g\n", model.markers[m].name.c_str(), p.x(), p.y(), p.z());
-    out << line;
-  }
+  text_configuration(out, model, result.q, result.markers);
   return out.str();
 }
 
-std::string run_modes(const FlexibleOptions& o) {
+std::string run_static_rigid(const Model& model, const EquilibriumCliOptions& o) {
+  const VecX q0 = start_configuration(model, o);
+  const EquilibriumOptions options = equilibrium_options(model, o);
+  const MechanismEquilibrium result = mechanism_equilibrium(model, q0, options);
+  check_finite(result.q, "the equilibrium configuration");
+  std::ostringstream out;
+  if (o.json) {
+    JsonWriter json(out);
+    json.begin_object();
+    json.key("q");
+    json.vector(result.q);
+    json_markers(json, model, result.markers);
+    json.key("stable");
+    json.boolean(result.stable);
+    json.key("stiffness_eigenvalues");
+    json.vector(result.stiffness_eigenvalues);
+    json.key("free");
+    json_names(json, model, result.free_joints);
+    json.key("locked");
+    json_names(json, model, result.locked_joints);
+    json.key("held_efforts");
+    json.vector(result.held_efforts);
+    json.key("iterations");
+    json.integer(result.iterations);
+    json.end_object();
+    out << "\n";
+    return out.str();
+  }
+  out << "static equilibrium of '" << model.name << "' (" << result.iterations << " Newton iterations; actuated joints "
+      << (options.lock_actuated ? "held" : "free") << "): " << (result.stable ? "stable" : "NOT stable")
+      << " (smallest reduced stiffness eigenvalue "
+      << (result.stiffness_eigenvalues.size() > 0 ? format_short(result.stiffness_eigenvalues[0]) : std::string("none"))
+      << ")\n";
+  text_configuration(out, model, result.q, result.markers);
+  return out.str();
+}
+
+std::string run_static(const EquilibriumCliOptions& o) {
   const Model model = load_model(o.model_path);
-  refuse_force_elements(model, o.model_path);
+  return is_flexible(model) ? run_static_flexible(model, o) : run_static_rigid(model, o);
+}
+
+std::string run_modes_flexible(const Model& model, const EquilibriumCliOptions& o) {
+  refuse_for_flexible(model, o);
   const VecX q0 = start_configuration(model, o);
   const FlexibleSystem system = make_flexible_system(model);
   FlexibleSystemData data(model, system);
@@ -154,44 +248,159 @@ std::string run_modes(const FlexibleOptions& o) {
   return out.str();
 }
 
-void add_common(CLI::App* sub, const std::shared_ptr<FlexibleOptions>& o) {
+std::string run_modes_rigid(const Model& model, const EquilibriumCliOptions& o) {
+  ModesOptions options;
+  options.equilibrium = equilibrium_options(model, o);
+  options.at_state = o.v.has_value();
+  const VecX q0 = start_configuration(model, o);
+  if (o.v) options.v = parse_start_values(o.v, "--v", model, StartLevel::Velocity, VecX::Zero(model.nv)).values;
+  const MechanismModes result = mechanism_modes(model, q0, options);
+  for (double f : result.frequencies) check_finite(f, "a natural frequency");
+  for (const std::complex<double>& l : result.eigenvalues) check_finite(std::abs(l), "an eigenvalue");
+  std::ostringstream out;
+  if (o.json) {
+    JsonWriter json(out);
+    json.begin_object();
+    json.key("frequencies");
+    json.begin_array();
+    for (double f : result.frequencies) json.number(f);
+    json.end_array();
+    json.key("zero_modes");
+    json.integer(result.zero_modes);
+    json.key("locked");
+    json.begin_array();
+    for (const std::string& name : result.locked) json.string(name);
+    json.end_array();
+    json.key("threshold");
+    json.number(result.threshold);
+    if (result.unstable_modes > 0) {
+      json.key("unstable_modes");
+      json.integer(result.unstable_modes);
+    }
+    if (result.damped_model) {
+      json.key("damped");
+      json.begin_array();
+      for (const DampedMode& mode : result.damped) {
+        json.begin_object();
+        json.key("frequency");
+        json.number(mode.frequency);
+        json.key("damping_ratio");
+        json.number(mode.damping_ratio);
+        json.end_object();
+      }
+      json.end_array();
+      json.key("eigenvalues");
+      json.begin_array();
+      for (const std::complex<double>& l : result.eigenvalues) {
+        json.begin_array();
+        json.number(l.real());
+        json.number(l.imag());
+        json.end_array();
+      }
+      json.end_array();
+    }
+    // optional keys: where, which coordinates, and the mode shapes
+    json.key("q");
+    json.vector(result.q);
+    json.key("free");
+    json_names(json, model, result.free_joints);
+    json.key("shapes");
+    json.begin_array();
+    for (Eigen::Index k = 0; k < result.shapes.cols(); ++k) {
+      json.begin_object();
+      json.key("frequency");
+      json.number(result.frequencies[static_cast<std::size_t>(k)]);
+      json.key("v");
+      json.vector(result.shapes.col(k));
+      json.key("markers");
+      json.begin_array();
+      for (std::size_t m = 0; m < model.markers.size(); ++m) {
+        json.begin_object();
+        json.key("name");
+        json.string(model.markers[m].name);
+        json.key("displacement");
+        json.vec3(result.marker_shapes[static_cast<std::size_t>(k)][m]);
+        json.end_object();
+      }
+      json.end_array();
+      json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+    out << "\n";
+    return out.str();
+  }
+  out << "vibration modes of '" << model.name << "' about " << (options.at_state ? "the given state" : "its equilibrium")
+      << " (actuated joints " << (options.equilibrium.lock_actuated ? "locked" : "free") << ")\n";
+  out << "zero modes (|f| < " << result.threshold << " Hz): " << result.zero_modes << "\n";
+  if (result.unstable_modes > 0) out << "unstable modes (negative stiffness): " << result.unstable_modes << "\n";
+  char line[120];
+  out << "undamped natural frequencies\n";
+  for (std::size_t k = 0; k < result.frequencies.size(); ++k) {
+    std::snprintf(line, sizeof line, "  %4zu  %.9g Hz\n", k + 1, result.frequencies[k]);
+    out << line;
+  }
+  if (result.damped_model) {
+    out << "damped modes (frequency, damping ratio)\n";
+    for (std::size_t k = 0; k < result.damped.size(); ++k) {
+      std::snprintf(line, sizeof line, "  %4zu  %.9g Hz  zeta = %.6g\n", k + 1, result.damped[k].frequency,
+                    result.damped[k].damping_ratio);
+      out << line;
+    }
+  }
+  return out.str();
+}
+
+std::string run_modes(const EquilibriumCliOptions& o) {
+  const Model model = load_model(o.model_path);
+  return is_flexible(model) ? run_modes_flexible(model, o) : run_modes_rigid(model, o);
+}
+
+void add_common(CLI::App* sub, const std::shared_ptr<EquilibriumCliOptions>& o) {
   sub->add_option("MODEL", o->model_path, "model file (YAML, model-format.md; flexible bodies: format version 2)")
       ->required();
   sub->add_option("--q", o->q,
-                  "configuration: nq comma-separated numbers, joints then elastic coordinates (default: "
-                  "initial_configuration or neutral); the actuated joints are held at these values");
-  sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/flexible-bodies.md)");
+                  "start configuration: nq comma-separated numbers (joints, then elastic coordinates) or joint "
+                  "assignments (joint=x, joint[k]=x); default initial_configuration or neutral; the actuated joints "
+                  "are held at these values");
+  sub->add_option("--tau", o->tau, "constant efforts: nv comma-separated numbers (default 0; rigid models)");
+  sub->add_option("--t", o->time, "time (s) of the servo targets and applied loads (default 0; rigid models)");
+  sub->add_option("--locked", o->locked, "actuated (default): actuated joints held; none: free")
+      ->check(CLI::IsMember({"actuated", "none"}));
+  sub->add_option("--independent", o->independent,
+                  "closed chains: the free independent joints, comma-separated (default: chosen, docs/linearisation.md)");
+  sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/linearisation.md)");
 }
 
 }  // namespace
 
 void add_static_command(CLI::App& app, CommandRunner& selected) {
-  auto o = std::make_shared<FlexibleOptions>();
-  CLI::App* sub = app.add_subcommand("static", "Static equilibrium under gravity (actuated joints held): q and markers.");
+  auto o = std::make_shared<EquilibriumCliOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "static", "Static equilibrium under gravity, force elements and efforts (actuated joints held): q, markers, stable.");
   add_common(sub, o);
   sub->footer(
       "Example:\n"
       "  mechdyn static examples/models/flexible_arm.yaml --json\n"
       "Exit status: 0 ok, 2 bad input, 3 no equilibrium (e.g. an unheld free body under gravity).");
   sub->callback([o, sub, &selected] {
-    o->has_q = sub->get_option("--q")->count() > 0;
+    o->has_time = sub->get_option("--t")->count() > 0;
     selected = [o](std::ostream& out) { out << run_static(*o); };
   });
 }
 
 void add_modes_command(CLI::App& app, CommandRunner& selected) {
-  auto o = std::make_shared<FlexibleOptions>();
+  auto o = std::make_shared<EquilibriumCliOptions>();
   CLI::App* sub = app.add_subcommand(
-      "modes", "Natural frequencies (Hz) about the static equilibrium, constraints eliminated; zero modes counted.");
+      "modes", "Natural frequencies (Hz), damped modes and mode shapes about the equilibrium or a state; zero modes counted.");
   add_common(sub, o);
-  sub->add_option("--locked", o->locked, "actuated (default): actuated joints locked; none: free")
-      ->check(CLI::IsMember({"actuated", "none"}));
+  sub->add_option("--v", o->v, "velocities: linearise about (--q, --v) as given instead of the equilibrium (rigid models)");
   sub->footer(
       "Example:\n"
       "  mechdyn modes examples/models/flexible_arm.yaml --locked none --json\n"
       "Exit status: 0 ok, 2 bad input, 3 no equilibrium or a failed eigenproblem.");
   sub->callback([o, sub, &selected] {
-    o->has_q = sub->get_option("--q")->count() > 0;
+    o->has_time = sub->get_option("--t")->count() > 0;
     selected = [o](std::ostream& out) { out << run_modes(*o); };
   });
 }

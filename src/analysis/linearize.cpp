@@ -1,0 +1,325 @@
+// The linear model of a rigid mechanism about a state (analysis/linearize.hpp: the method,
+// the names, the sources).
+#include "mechdyn/analysis/linearize.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <Eigen/Cholesky>
+
+#include "mechdyn/dynamics/aba_derivatives.hpp"
+#include "mechdyn/dynamics/derivative_data.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
+#include "mechdyn/errors.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "mechdyn/kinematics/jacobians.hpp"
+#include "mechdyn/math/skew.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+// "<prefix><joint>" for one coordinate, "<prefix><joint>_<k>" (k from 1) for several.
+void coordinate_names(const Joint& joint, const std::string& single, const std::string& multiple,
+                      std::vector<std::string>& out) {
+  if (joint.nv == 1) out.push_back(single + joint.name);
+  else
+    for (int k = 0; k < joint.nv; ++k) out.push_back(multiple + joint.name + "_" + std::to_string(k + 1));
+}
+
+// Velocity index of a coordinate named "<joint>" (one coordinate) or "<joint>_<k>".
+int find_coordinate(const Model& model, const std::string& name) {
+  for (const Joint& joint : model.joints) {
+    if (joint.nv == 1 && name == joint.name) return joint.v_index;
+    if (joint.nv > 1)
+      for (int k = 0; k < joint.nv; ++k)
+        if (name == joint.name + "_" + std::to_string(k + 1)) return joint.v_index + k;
+  }
+  return -1;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+int position_in(const std::vector<int>& list, int value) {
+  for (std::size_t k = 0; k < list.size(); ++k)
+    if (list[k] == value) return static_cast<int>(k);
+  return -1;
+}
+
+struct OutputRows {
+  std::vector<std::string> names;
+  std::vector<char> velocity_like;  // rows whose q-derivative needs the difference at v ≠ 0
+};
+
+// Marker velocities and coordinate rates at a full state moved along the reduced coordinates:
+// the output function whose q-derivative is differenced (only rows with velocity_like).
+VecX velocity_outputs(const Model& model, const Eigen::Ref<const VecX>& q, const std::vector<int>& joints,
+                      const Eigen::Ref<const VecX>& v_independent,
+                      const std::vector<std::pair<int, int>>& requests, const AssemblyOptions& assembly) {
+  // v = G(q) v_I at this q
+  ReducedDynamicsOptions options;
+  options.at_rest = true;
+  options.assembly = assembly;
+  VecX v = VecX::Zero(model.nv);
+  VecX out(static_cast<Eigen::Index>(requests.size()) * 3);
+  MatX g = MatX::Identity(model.nv, model.nv);
+  if (model.has_constraints()) {
+    // G from the closure at q (the tree's dynamics are not needed: a = 0, v = 0)
+    g = reduced_dynamics(model, q, VecX::Zero(model.nv), joints, options).coordinate_map;
+  }
+  v = g * v_independent;
+  Data data(model);
+  forward_kinematics(model, data, q, v);
+  Eigen::Index row = 0;
+  MatX jacobian(3, model.nv);
+  for (const auto& [kind, index] : requests) {
+    if (kind == 0) {  // a coordinate's rate
+      out[row++] = v[index];
+    } else {          // a marker's velocity
+      const Marker& marker = model.markers[static_cast<std::size_t>(index)];
+      jacobian.setZero();
+      point_jacobian(model, data, marker.at.body, marker.at.point, jacobian);
+      out.segment<3>(row) = jacobian * v;
+      row += 3;
+    }
+  }
+  return out.head(row);
+}
+
+}  // namespace
+
+std::vector<std::string> state_names(const Model& model, const std::vector<int>& joints) {
+  std::vector<std::string> names;
+  for (int j : joints) coordinate_names(model.joints[static_cast<std::size_t>(j)], "q_", "dq_", names);
+  for (int j : joints) coordinate_names(model.joints[static_cast<std::size_t>(j)], "v_", "v_", names);
+  return names;
+}
+
+MatX tangent_kinematics_term(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                             const std::vector<int>& coordinates, const MatX& coordinate_map) {
+  const Eigen::Index ni = static_cast<Eigen::Index>(coordinates.size());
+  MatX term = MatX::Zero(ni, ni);
+  Data data(model);
+  bool kinematics = false;
+  MatX parent_jacobian(6, model.nv);
+  for (std::size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& joint = model.joints[j];
+    if (joint.type != JointType::Spherical && joint.type != JointType::Free) continue;
+    const int rotation = joint.v_index + (joint.type == JointType::Free ? 3 : 0);
+    const int row = position_in(coordinates, rotation);
+    if (row < 0) continue;  // a dependent joint: not a state
+    const Vec3 omega(v[rotation], v[rotation + 1], v[rotation + 2]);
+    const Vec3 linear = joint.type == JointType::Free ? Vec3(v[joint.v_index], v[joint.v_index + 1], v[joint.v_index + 2])
+                                                       : Vec3::Zero();
+    if (omega.isZero(0.0) && linear.isZero(0.0)) continue;
+    // ½ [ω]× on the joint's own rotation increment (δ̇ = J_l⁻¹(δ) ω)
+    term.block<3, 3>(row, row) += 0.5 * skew(omega);
+    const int parent = model.bodies[j].parent;
+    if (parent == kGround) continue;
+    if (!kinematics) {
+      forward_kinematics(model, data, q);
+      kinematics = true;
+    }
+    parent_jacobian.setZero();
+    body_jacobian(model, data, parent, parent_jacobian);
+    // the rate is measured in the parent's turning frame: [ω]× J_ω,parent G (and [v]× for a
+    // free joint's translation)
+    const MatX parent_turn = parent_jacobian.topRows<3>() * coordinate_map;
+    term.block(row, 0, 3, ni) += skew(omega) * parent_turn;
+    if (joint.type == JointType::Free) {
+      const int translation = position_in(coordinates, joint.v_index);
+      term.block(translation, 0, 3, ni) += skew(linear) * parent_turn;
+    }
+  }
+  return term;
+}
+
+LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                      const LinearizeOptions& options) {
+  if (q.size() != model.nq || v.size() != model.nv || !q.allFinite() || !v.allFinite())
+    throw InvalidArgument("linearize: q and v must hold nq = " + std::to_string(model.nq) + " and nv = " +
+                          std::to_string(model.nv) + " finite numbers");
+  const VecX tau = options.tau.size() == 0 ? VecX::Zero(model.nv) : options.tau;
+  if (tau.size() != model.nv || !tau.allFinite())
+    throw InvalidArgument("linearize: tau must hold nv = " + std::to_string(model.nv) + " finite numbers");
+  LinearModel out;
+  const Eigen::Index nv = model.nv;
+  MatX inverse_mass, mass_map;  // M_I⁻¹ and G (nv × n_I)
+  std::vector<int> coordinates;
+  MatX a_q, a_v;                // ∂q̈_I/∂q_I, ∂q̈_I/∂v_I
+  if (!model.has_constraints()) {
+    // A tree: the forward-dynamics derivatives (aba_derivatives) at τ + Q_f, plus M⁻¹ ∂Q_f.
+    for (std::size_t j = 0; j < model.joints.size(); ++j)
+      if (model.joints[j].nv > 0) out.independent_joints.push_back(static_cast<int>(j));
+    for (const Joint& joint : model.joints)
+      if (joint.friction)
+        throw InvalidArgument("joint '" + joint.name +
+                              "' has friction: Coulomb friction is not differentiable at rest, so linearize, static and "
+                              "modes do not take joint friction (remove its friction block; a viscous joint damper is a "
+                              "joint-spring-damper element)");
+    coordinates = joint_coordinates(model, out.independent_joints);
+    out.q = q;
+    out.v = v;
+    Data data(model, DenseWorkspace::None);
+    force_elements(model, data, out.q, out.v, options.time);
+    const VecX total = tau + data.applied_force;
+    MatX element_dq = MatX::Zero(nv, nv), element_dv = MatX::Zero(nv, nv);
+    if (model.has_force_elements) force_element_derivatives(model, data, out.q, out.v, element_dq, element_dv);
+    Data stage(model, DenseWorkspace::None);
+    DerivativeData work(model);
+    aba_derivatives(model, stage, work, out.q, out.v, total);
+    out.a = stage.ddq;
+    a_q = work.da_dq;
+    a_v = work.da_dv;
+    if (model.has_force_elements) {
+      a_q.noalias() += work.da_dtau * element_dq;
+      a_v.noalias() += work.da_dtau * element_dv;
+    }
+    inverse_mass = work.da_dtau;
+    mass_map = MatX::Identity(nv, nv);
+  } else {
+    const std::vector<int> independent = choose_independent_joints(model, q, options.independent);
+    ReducedDynamicsOptions reduced_options;
+    reduced_options.time = options.time;
+    reduced_options.tau = tau;
+    reduced_options.assembly = options.assembly;
+    // The independent set is chosen at q as given; assembly then keeps its coordinates.
+    const ReducedDynamics reduced = reduced_dynamics(model, q, v, independent, reduced_options);
+    out.independent_joints = reduced.joints;
+    coordinates = reduced.coordinates;
+    out.q = reduced.q;
+    out.v = reduced.v;
+    out.a = reduced.a;
+    const Eigen::LLT<MatX> llt(reduced.mass);
+    if (llt.info() != Eigen::Success)
+      throw SolverError("linearize: the reduced mass matrix Gᵀ M G is not positive definite (a singular configuration)");
+    inverse_mass = llt.solve(MatX::Identity(reduced.mass.rows(), reduced.mass.cols()));
+    a_q = -inverse_mass * (reduced.stiffness + reduced.effort_stiffness);
+    a_v = -inverse_mass * reduced.damping;
+    mass_map = reduced.coordinate_map;
+  }
+  const Eigen::Index ni = static_cast<Eigen::Index>(coordinates.size());
+  out.state = state_names(model, out.independent_joints);
+  out.A = MatX::Zero(2 * ni, 2 * ni);
+  out.A.topLeftCorner(ni, ni) = tangent_kinematics_term(model, out.q, out.v, coordinates, mass_map);
+  out.A.topRightCorner(ni, ni).setIdentity();
+  out.A.bottomLeftCorner(ni, ni) = a_q;
+  out.A.bottomRightCorner(ni, ni) = a_v;
+
+  // ---- inputs: a generalized force column each (nv), mapped by M_I⁻¹ Gᵀ ----
+  std::vector<std::string> inputs = options.inputs;
+  if (inputs.empty())
+    for (const Joint& joint : model.joints)
+      if (joint.actuated && joint.nv > 0) coordinate_names(joint, "tau_", "tau_", inputs);
+  MatX forces = MatX::Zero(nv, static_cast<Eigen::Index>(inputs.size()));
+  Data element_data(model, DenseWorkspace::None);
+  bool elements_evaluated = false;
+  for (std::size_t u = 0; u < inputs.size(); ++u) {
+    const std::string& name = inputs[u];
+    const Eigen::Index col = static_cast<Eigen::Index>(u);
+    if (starts_with(name, "tau_")) {
+      const int k = find_coordinate(model, name.substr(4));
+      if (k < 0) throw InvalidArgument("linearize: input '" + name + "' names no joint coordinate (tau_<joint>, tau_<joint>_<k>)");
+      forces(k, col) = 1.0;
+    } else if (starts_with(name, "target_")) {
+      const std::string servo = name.substr(7);
+      int found = -1;
+      for (std::size_t e = 0; e < model.forces.size(); ++e)
+        if (model.forces[e].name == servo && model.forces[e].type == ForceElementType::JointServo) found = static_cast<int>(e);
+      if (found < 0) throw InvalidArgument("linearize: input '" + name + "' names no joint-servo element");
+      if (!elements_evaluated) {
+        force_elements(model, element_data, out.q, out.v, options.time);
+        elements_evaluated = true;
+      }
+      const ForceElement& element = model.forces[static_cast<std::size_t>(found)];
+      const bool saturated = std::abs(element_data.element_value[static_cast<std::size_t>(found)]) >=
+                             element.max_effort * (1.0 - 1e-12);
+      const int k = model.joints[static_cast<std::size_t>(element.joint)].v_index;
+      forces(k, col) = saturated ? 0.0 : element.stiffness;  // δQ = k_p δ(target) below the clamp
+    } else {
+      throw InvalidArgument("linearize: unknown input '" + name + "' (tau_<joint>, tau_<joint>_<k>, target_<servo>)");
+    }
+  }
+  out.inputs = inputs;
+  out.B = MatX::Zero(2 * ni, forces.cols());
+  out.B.bottomRows(ni) = inverse_mass * (mass_map.transpose() * forces);
+
+  // ---- outputs ----
+  if (options.outputs.empty()) {
+    out.outputs = out.state;
+    out.C = MatX::Identity(2 * ni, 2 * ni);
+    out.D = MatX::Zero(2 * ni, forces.cols());
+    return out;
+  }
+  OutputRows rows;
+  std::vector<std::pair<int, int>> velocity_requests;  // (0, coordinate) or (1, marker)
+  std::vector<MatX> position_blocks, rate_blocks;
+  Data kinematics(model);
+  forward_kinematics(model, kinematics, out.q);
+  MatX jacobian(3, nv);
+  for (const std::string& name : options.outputs) {
+    int marker = -1;
+    for (std::size_t m = 0; m < model.markers.size(); ++m)
+      if (name == model.markers[m].name || name == model.markers[m].name + "_velocity") marker = static_cast<int>(m);
+    if (marker >= 0) {
+      const Marker& mk = model.markers[static_cast<std::size_t>(marker)];
+      jacobian.setZero();
+      point_jacobian(model, kinematics, mk.at.body, mk.at.point, jacobian);
+      const MatX mapped = jacobian * mass_map;  // 3 × n_I
+      const bool velocity = name != mk.name;
+      for (int c = 0; c < 3; ++c) {
+        rows.names.push_back(mk.name + (velocity ? std::string("_v") : std::string("_")) + "xyz"[c]);
+        position_blocks.push_back(velocity ? MatX::Zero(1, ni) : MatX(mapped.row(c)));
+        rate_blocks.push_back(velocity ? MatX(mapped.row(c)) : MatX::Zero(1, ni));
+        rows.velocity_like.push_back(velocity ? 1 : 0);
+      }
+      if (velocity) velocity_requests.emplace_back(1, marker);
+      continue;
+    }
+    const bool is_rate = starts_with(name, "v_");
+    const bool is_position = starts_with(name, "q_") || starts_with(name, "dq_");
+    const int k = is_rate ? find_coordinate(model, name.substr(2))
+                          : starts_with(name, "q_") ? find_coordinate(model, name.substr(2))
+                          : is_position ? find_coordinate(model, name.substr(3)) : -1;
+    if (k < 0)
+      throw InvalidArgument("linearize: unknown output '" + name +
+                            "' (q_<joint>, dq_<joint>_<k>, v_<joint>, v_<joint>_<k>, <marker>, <marker>_velocity)");
+    rows.names.push_back(name);
+    position_blocks.push_back(is_rate ? MatX::Zero(1, ni) : MatX(mass_map.row(k)));
+    rate_blocks.push_back(is_rate ? MatX(mass_map.row(k)) : MatX::Zero(1, ni));
+    rows.velocity_like.push_back(is_rate && position_in(coordinates, k) < 0 ? 1 : 0);  // a dependent rate
+    if (rows.velocity_like.back()) velocity_requests.emplace_back(0, k);
+  }
+  const Eigen::Index ny = static_cast<Eigen::Index>(rows.names.size());
+  out.outputs = rows.names;
+  out.C = MatX::Zero(ny, 2 * ni);
+  out.D = MatX::Zero(ny, forces.cols());
+  for (Eigen::Index r = 0; r < ny; ++r) {
+    out.C.block(r, 0, 1, ni) = position_blocks[static_cast<std::size_t>(r)];
+    out.C.block(r, ni, 1, ni) = rate_blocks[static_cast<std::size_t>(r)];
+  }
+  // ∂(rates)/∂q_I at v ≠ 0: centred differences of the velocity outputs along q_I ⊕ ±h e_c.
+  if (!velocity_requests.empty() && !out.v.isZero(0.0)) {
+    VecX v_independent(ni);
+    for (Eigen::Index c = 0; c < ni; ++c) v_independent[c] = out.v[coordinates[static_cast<std::size_t>(c)]];
+    const double h = 1e-6;
+    for (Eigen::Index c = 0; c < ni; ++c) {
+      VecX step = VecX::Zero(ni);
+      step[c] = h;
+      const VecX plus = velocity_outputs(model, move_independent(model, out.q, out.independent_joints, step, options.assembly),
+                                         out.independent_joints, v_independent, velocity_requests,
+                                         options.assembly);
+      step[c] = -h;
+      const VecX minus = velocity_outputs(model, move_independent(model, out.q, out.independent_joints, step, options.assembly),
+                                          out.independent_joints, v_independent, velocity_requests,
+                                          options.assembly);
+      const VecX derivative = (plus - minus) / (2.0 * h);
+      Eigen::Index next = 0;
+      for (Eigen::Index r = 0; r < ny; ++r)
+        if (rows.velocity_like[static_cast<std::size_t>(r)]) out.C(r, c) = derivative[next++];
+    }
+  }
+  return out;
+}
+
+}  // namespace mechdyn
