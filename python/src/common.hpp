@@ -110,7 +110,7 @@ void bind_closed_chains(py::module_& m);
 void bind_simulation(py::module_& m);
 void bind_parallel(py::module_& m);
 void bind_screw(py::module_& m);
-void bind_flexible(py::module_& m);
+void bind_analysis(py::module_& m);  // linearize, static_equilibrium, natural_frequencies (rigid and flexible)
 void bind_codegen(py::module_& m);
 void bind_force_elements(py::module_& m);
 

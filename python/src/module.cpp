@@ -13,7 +13,7 @@ PYBIND11_MODULE(_mechdyn, m) {
   mechdyn::python::bind_simulation(m);
   mechdyn::python::bind_parallel(m);
   mechdyn::python::bind_screw(m);
-  mechdyn::python::bind_flexible(m);
+  mechdyn::python::bind_analysis(m);
   mechdyn::python::bind_codegen(m);
   mechdyn::python::bind_force_elements(m);
 }
