@@ -12,9 +12,13 @@
 // and colours springs by their column); with a run, every element's world force on body a
 // per row (the direction of an applied load's or a bushing's arrow, which the CSV's
 // magnitude column does not give), from the library's force_elements at the row's q, v, t.
+// With --mode K, no run file: the K-th vibration mode about the equilibrium
+// (mode_animation.hpp) is the run, and data.js's `mode` says which (the page's overlay).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -27,6 +31,7 @@
 #include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/flexible/flexible_beam.hpp"
 #include "mechdyn/staged_directory.hpp"
+#include "mode_animation.hpp"
 #include "run_csv.hpp"
 #include "viewer_assets.hpp"
 
@@ -37,6 +42,13 @@ namespace {
 
 struct ViewFlags {
   std::string model_path, run_path, output, poses;
+  // --mode K and its options (as `mechdyn modes`)
+  std::optional<int> mode;
+  std::string locked = "actuated";
+  std::optional<std::string> q, tau;
+  double time = 0.0, amplitude = 0.0;
+  int periods = 3;
+  std::vector<std::string> mode_only;  // the mode options given (refused without --mode)
 };
 
 // The poses of `simulate --poses` for the rows of `run` (body_poses.hpp layout): the
@@ -251,12 +263,70 @@ StagingPolicy view_staging() {
            [](const std::string& message) { throw OutputError(message); }}};
 }
 
+// --mode K: the start, the efforts and the locking read as `mechdyn modes` reads them.
+ModeAnimation animate_mode(const Model& model, const ViewFlags& flags) {
+  const VecX defaults = model.initial_configuration.size() == model.nq ? model.initial_configuration
+                                                                       : model.neutral_configuration();
+  VecX q_start = parse_start_values(flags.q, "--q", model, StartLevel::Configuration, defaults).values;
+  check_and_normalize_quaternions(model, q_start, "--q");
+  ModeAnimationOptions options;
+  options.mode = *flags.mode;
+  const bool amplitude_given =
+      std::find(flags.mode_only.begin(), flags.mode_only.end(), "--amplitude") != flags.mode_only.end();
+  if (amplitude_given && !(std::isfinite(flags.amplitude) && flags.amplitude > 0.0)) {
+    char given[40];
+    std::snprintf(given, sizeof given, "%g", flags.amplitude);
+    throw UsageError(std::string("--amplitude ") + given +
+                     ": must be a positive number (rad or m: the largest coordinate's excursion)");
+  }
+  if (*flags.mode < 1) throw UsageError("--mode " + std::to_string(*flags.mode) + ": K counts from 1 (the lowest frequency)");
+  options.amplitude = flags.amplitude;
+  options.periods = flags.periods;
+  if (!std::isfinite(flags.time)) throw UsageError("--t: the time must be a finite number");
+  options.equilibrium.time = flags.time;
+  if (flags.tau) options.equilibrium.tau = parse_number_list(*flags.tau, "--tau", model.nv, "nv");
+  options.equilibrium.lock_actuated = flags.locked == "actuated";
+  return mode_animation(model, flags.model_path, q_start, options);
+}
+
+// data.js's `mode` (docs/viewer.md "Mode shapes"): which mode, its frequency and period,
+// the amplitude and its coordinate, the page's time scale (one period in
+// wall_seconds_per_period at 1×), what was held and how loops were closed.
+void write_mode_json(JsonWriter& json, const ModeAnimation& animation) {
+  json.begin_object();
+  json.key("number"), json.integer(animation.number);
+  json.key("count"), json.integer(animation.count);
+  json.key("zero_modes"), json.integer(animation.zero_modes);
+  json.key("frequency"), json.number(animation.frequency);
+  json.key("period"), json.number(animation.period);
+  json.key("wall_seconds_per_period"), json.number(2.0);
+  json.key("amplitude"), json.number(animation.amplitude);
+  json.key("default_amplitude"), json.integer(animation.default_amplitude ? 1 : 0);
+  json.key("unit"), json.string(animation.unit);
+  json.key("coordinate"), json.string(animation.coordinate);
+  json.key("shape"), json.vector(animation.shape);
+  json.key("q_equilibrium"), json.vector(animation.q_equilibrium);
+  json.key("locked"), json.begin_array();
+  for (const std::string& name : animation.locked) json.string(name);
+  json.end_array();
+  json.key("damped_model"), json.integer(animation.damped_model ? 1 : 0);
+  json.key("reassembled"), json.integer(animation.reassembled ? 1 : 0);
+  json.key("max_closure_residual"), json.number(animation.max_closure_residual);
+  json.end_object();
+}
+
 void run_view(const ViewFlags& flags, std::ostream& standard_output) {
   const Model model = load_model(flags.model_path);
   if (model.num_bodies() == 0) throw UsageError(flags.model_path + ": the model has no bodies: nothing to draw");
   require_rigid_bodies(model, flags.model_path, "mechdyn view");
+  if (flags.mode && !flags.run_path.empty())
+    throw UsageError("--mode and a RUN.csv: the page plays one or the other (drop RUN.csv or --mode)");
+  if (!flags.mode && !flags.mode_only.empty())
+    throw UsageError(flags.mode_only.front() + " is an option of --mode K (the vibration mode to animate)");
   if (!flags.poses.empty() && flags.run_path.empty()) throw UsageError("--poses needs a RUN.csv (the run the poses belong to)");
   StagedDirectory::check_target(flags.output, view_staging());
+  std::optional<ModeAnimation> animation;
+  if (flags.mode) animation = animate_mode(model, flags);
 
   // The configuration the page opens at without a run (and its sliders' start): the
   // model's initial_configuration, else neutral; loops assembled by the library.
@@ -281,9 +351,20 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
   text << ",\n\"assembly_note\": ";
   JsonWriter(text).string(assembly_note);
   std::size_t rows = 0;
+  RunTable csv_run;
+  const RunTable* run_table = nullptr;  // the run file's, or the mode's rows
+  std::string run_source;
   if (!flags.run_path.empty()) {
-    const RunTable run = read_run_csv(flags.run_path);
-    const auto q_columns = configuration_columns(model, run, flags.run_path, flags.model_path);
+    csv_run = read_run_csv(flags.run_path);
+    run_table = &csv_run;
+    run_source = flags.run_path;
+  } else if (animation) {
+    run_table = &animation->run;
+    run_source = flags.model_path + " mode " + std::to_string(animation->number);
+  }
+  if (run_table != nullptr) {
+    const RunTable& run = *run_table;
+    const auto q_columns = configuration_columns(model, run, run_source, flags.model_path);
     rows = run.rows;
     const std::size_t n = run.columns.size(), bodies = static_cast<std::size_t>(model.num_bodies());
     std::vector<double> times(rows), q_all(rows * static_cast<std::size_t>(model.nq));
@@ -302,7 +383,7 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
       times[r] = run.at(r, 0);
       for (std::size_t c = 0; c < n; ++c) values[c * rows + r] = static_cast<float>(run.at(r, c));
       for (Eigen::Index k = 0; k < model.nq; ++k) q[k] = run.at(r, q_columns[static_cast<std::size_t>(k)]);
-      check_and_normalize_quaternions(model, q, flags.run_path + ": row at t_s = " + format_number(times[r]));
+      check_and_normalize_quaternions(model, q, run_source + ": row at t_s = " + format_number(times[r]));
       for (Eigen::Index k = 0; k < model.nq; ++k) q_all[r * static_cast<std::size_t>(model.nq) + static_cast<std::size_t>(k)] = q[k];
       if (given_poses.empty()) body_poses(model, data, q, pose_row.data());
       else std::copy_n(given_poses.begin() + static_cast<std::ptrdiff_t>(r * 7 * bodies), 7 * bodies, pose_row.begin());
@@ -323,7 +404,7 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
       }
     }
     text << ",\n\"run\": {\"source\": ";
-    JsonWriter(text).string(flags.run_path);
+    JsonWriter(text).string(run_source);
     text << ", \"rows\": " << rows << ", \"columns\": ";
     JsonWriter columns_json(text);
     columns_json.begin_array();
@@ -335,6 +416,11 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
   } else {
     text << ",\n\"run\": null";
   }
+  if (animation) {
+    text << ",\n\"mode\": ";
+    JsonWriter json(text);
+    write_mode_json(json, *animation);
+  }
   text << "};\n";
 
   StagedDirectory staging(flags.output, view_staging());
@@ -343,8 +429,14 @@ void run_view(const ViewFlags& flags, std::ostream& standard_output) {
   staging.write_file("data.js", text.str());
   staging.commit();
   standard_output << "wrote " << flags.output << "/index.html (" << model.num_bodies() << " bodies, "
-                  << (rows > 0 ? std::to_string(rows) + " rows of " + flags.run_path : std::string("no run: joint sliders"))
-                  << "); open it in a browser\n";
+                  << (rows > 0 ? std::to_string(rows) + " rows of " + run_source : std::string("no run: joint sliders"));
+  if (animation) {
+    char line[200];
+    std::snprintf(line, sizeof line, ": %.6g Hz, amplitude %.4g %s (%s), %d periods", animation->frequency,
+                  animation->amplitude, animation->unit.c_str(), animation->coordinate.c_str(), flags.periods);
+    standard_output << line;
+  }
+  standard_output << "); open it in a browser\n";
 }
 
 }  // namespace
@@ -357,13 +449,32 @@ void add_view_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("-o,--output", f->output, "the directory to write (index.html, viewer.js, data.js)")->required();
   sub->add_option("--poses", f->poses,
                   "the body poses of the run written by simulate --poses (default: computed from the run's q columns)");
+  sub->add_option("--mode", f->mode,
+                  "animate the K-th vibration mode (1 = lowest frequency) about the equilibrium instead of a run");
+  sub->add_option("--locked", f->locked, "with --mode: actuated (default): actuated joints held; none: free")
+      ->check(CLI::IsMember({"actuated", "none"}));
+  sub->add_option("--amplitude", f->amplitude,
+                  "with --mode: the largest coordinate's excursion, rad or m (default 0.2 rad, or 0.2 x the model's size)");
+  sub->add_option("--periods", f->periods, "with --mode: periods in the animation (default 3)")->check(CLI::Range(1, 1000));
+  sub->add_option("--q", f->q,
+                  "with --mode: start of the equilibrium search, nq numbers or joint assignments (default "
+                  "initial_configuration or neutral; held joints stay there)");
+  sub->add_option("--tau", f->tau, "with --mode: constant efforts, nv numbers (default 0)");
+  sub->add_option("--t", f->time, "with --mode: time (s) of servo targets and applied loads (default 0)");
   sub->footer(
       "Examples:\n"
       "  mechdyn simulate examples/models/five_axis_tree.yaml --duration 2 --output run.csv\n"
       "  mechdyn view examples/models/five_axis_tree.yaml run.csv -o five_axis_view   # open five_axis_view/index.html\n"
       "  mechdyn view examples/models/four_bar.yaml -o four_bar_view                  # sliders, loops assembled\n"
-      "The page opens at a time given as index.html?t=2.5.");
-  sub->callback([f, &selected] { selected = [f](std::ostream& out) { run_view(*f, out); }; });
+      "  mechdyn view examples/models/five_axis_tree.yaml --mode 1 --locked none -o mode1 # the lowest mode, 1 period = 2 s\n"
+      "The page opens at a time given as index.html?t=2.5.\n"
+      "Exit status: 0 ok, 2 bad input (also --mode K beyond the modes available), 3 no equilibrium or failed eigenproblem.");
+  sub->callback([f, sub, &selected] {
+    f->mode_only.clear();
+    for (const char* name : {"--locked", "--amplitude", "--periods", "--q", "--tau", "--t"})
+      if (sub->get_option(name)->count() > 0) f->mode_only.push_back(name);
+    selected = [f](std::ostream& out) { run_view(*f, out); };
+  });
 }
 
 }  // namespace mechdyn::cli

@@ -2,7 +2,9 @@
 // the run's arrays as base64 (little-endian): times and q Float64 (rows, rows × nq),
 // values Float32 column-major (columns × rows), poses Float32 (rows × bodies × 7:
 // x, y, z, qw, qx, qy, qz; apps/mechdyn/body_poses.hpp), element_forces Float32 (rows ×
-// force elements × 3: each element's world force on body a, from the library).
+// force elements × 3: each element's world force on body a, from the library); with
+// `view --mode K` also mode (JSON: number, count, frequency, period, amplitude, unit,
+// coordinate, shape, wall_seconds_per_period, …).
 
 function decode(text, Type) {
   if (typeof Uint8Array.fromBase64 === 'function') return new Type(Uint8Array.fromBase64(text).buffer);  // native, fast
@@ -14,7 +16,8 @@ function decode(text, Type) {
 
 export function loadData(raw) {
   const model = raw.model;
-  const data = { model, run: null, assemblyNote: raw.assembly_note || '' };
+  // mode: `view --mode K` (the run is the K-th vibration mode; docs/viewer.md "Mode shapes"), else null
+  const data = { model, run: null, assemblyNote: raw.assembly_note || '', mode: raw.mode || null };
   if (raw.run) {
     const r = raw.run;
     const values = decode(r.values, Float32Array);

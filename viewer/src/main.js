@@ -17,7 +17,7 @@ const started = performance.now();
 const timings = {};
 const data = loadData(window.MECHDYN_DATA);
 timings.decode = performance.now() - started;
-const { model, run } = data;
+const { model, run, mode } = data;
 const $ = (id) => document.getElementById(id);
 
 function quaternionOf(R) {
@@ -88,6 +88,20 @@ $('legend').textContent = [
   hasElements && run ? 'springs, dampers, joint springs: blue compression (negative), grey 0, red tension (positive), against each element\'s largest |value| in the run; red ring: a joint stop in contact' : '',
 ].filter(Boolean).join('; ');
 
+// ---- title and, for `view --mode K`, what is shown ---------------------------------------
+const significant = (x) => Number(x.toPrecision(4)).toString();
+$('title').textContent = `mechdyn view: ${model.name}` + (mode ? ` — mode ${mode.number}: ${significant(mode.frequency)} Hz` : '');
+document.title = mode ? `${model.name}: mode ${mode.number} (${significant(mode.frequency)} Hz)` : `mechdyn view: ${model.name}`;
+// a vibration mode plays one period in wall_seconds_per_period (2 s) at 1×, whatever its
+// frequency: timeScale seconds of the mechanism per second of wall time
+const timeScale = mode ? mode.period / mode.wall_seconds_per_period : 1;
+const modeLines = mode ? [
+  `mode ${mode.number} of ${mode.count}: f = ${significant(mode.frequency)} Hz (period ${significant(mode.period)} s)`,
+  `amplitude ${significant(mode.amplitude)} ${mode.unit} (${mode.coordinate}); actuated joints ${mode.locked.length ? 'held' : 'free'}${mode.damped_model ? '; undamped shape' : ''}`,
+  `time scaled: 1 period = ${mode.wall_seconds_per_period} s of wall time at 1× (${significant(timeScale)}× real time)`,
+  ...(mode.reassembled ? [`loops re-assembled every frame (max ‖Φ‖∞ ${mode.max_closure_residual.toExponential(1)})`] : []),
+] : [];
+
 // ---- state and drawing ------------------------------------------------------------------
 let row = 0, playing = false, speed = 1, playTime = 0, followBody = -1, lastGaps = [];
 let currentPoses = initialPoses;
@@ -130,7 +144,7 @@ function updateScene() {
     for (const p of plots) p.draw(row);
   }
   const residual = run && run.column('closure_residual') ? run.column('closure_residual')[row] : null;
-  const lines = model.loops.map((l, k) => `${l.name} (${l.type}): gap ${lastGaps[k].toExponential(2)} m`);
+  const lines = [...modeLines, ...model.loops.map((l, k) => `${l.name} (${l.type}): gap ${lastGaps[k].toExponential(2)} m`)];
   if (residual !== null) lines.push(`closure residual ‖Φ‖∞ (run): ${residual.toExponential(2)}`);
   if (!run && model.loops.length) lines.push(`closure residual ‖Φ‖∞ (page): ${assembled.residual.toExponential(2)}`);
   if (data.assemblyNote) lines.push(`library assembly: ${data.assemblyNote}`);
@@ -157,7 +171,7 @@ function loop(now) {
   const dt = Math.min(0.1, (now - lastFrame) / 1000);
   lastFrame = now;
   if (playing && run) {
-    playTime += dt * speed;
+    playTime += dt * speed * timeScale;
     const end = run.times[run.rows - 1];
     if (playTime > end) playTime = end > run.times[0] ? run.times[0] + ((playTime - end) % (end - run.times[0])) : run.times[0];
     const r = rowAt(run.times, playTime);
@@ -229,6 +243,7 @@ if (run) {
   const defaults = [run.columns.find((c) => c.startsWith('tau_') || c.startsWith('effort_')), run.columns.find((c) => c.startsWith('force_')),
     run.columns.find((c) => c.startsWith('coupling_')), run.columns.find((c) => c.startsWith('normal_load_')),
     run.columns.includes('closure_residual') ? 'closure_residual' : run.columns.find((c) => c === 'kinetic_energy_J')];
+  if (mode) defaults.unshift(run.columns.find((c) => c.startsWith('modal_coordinate_')));
   defaults.filter(Boolean).forEach(addPlot);
   const t = Number(new URLSearchParams(window.location.search).get('t'));
   row = Number.isFinite(t) ? rowAt(run.times, t) : 0;
@@ -287,6 +302,8 @@ window.mechdynViewer = {
   openMilliseconds: 0,
   setTime(t) { setTime(t); return run ? run.times[row] : 0; },
   time: () => (run ? run.times[row] : 0),
+  // view --mode K: the mode, the page's time scale (mechanism seconds per wall second at 1×) and its overlay lines
+  mode: () => (mode ? { ...mode, timeScale, lines: modeLines.slice() } : null),
   rows: () => (run ? run.rows : 0),
   // the screen position (CSS pixels) of a body's frame origin, or of its centre of mass
   bodyScreenPosition(name, point = 'origin') {

@@ -28,6 +28,8 @@
 //    compression, redder for the larger tension), the stop's ring shown exactly where
 //    its CSV effort is non-zero, the applied load's arrow along its force, the force_
 //    columns offered and plotted (forceCase);
+//  - a vibration mode (`view --mode 1`, the slider-crank): overlay and title, time scale,
+//    closed loops, motion while playing (modeCase);
 // and saves a PNG screenshot of each page in OUT_DIR.
 // MECHDYN_VIEWER_CASES=spring_pendulum,four_bar_sliders runs only the cases named.
 import { execFileSync } from 'node:child_process';
@@ -387,7 +389,49 @@ async function everyElementCase() {
   await opened.page.close();
 }
 
+// `view --mode K` (a closed chain's vibration mode): the overlay and the title name the mode
+// and its frequency (the one in data.js), the page's time scale plays one period in 2 s,
+// every frame's loop is closed, the mechanism moves while playing.
+async function modeCase() {
+  const name = 'slider_crank_mode', model = 'examples/models/slider_crank.yaml';
+  if (!wanted(name)) return;
+  const dir = path.join(out, `${name}_view`);
+  run(['view', model, '--mode', '1', '--locked', 'none', '-o', dir]);
+  const { page, errors } = await openPage(dir);
+  const mode = await page.evaluate(() => window.mechdynViewer.mode());
+  const f = Number(mode.frequency.toPrecision(4));
+  const info = await page.evaluate(() => document.getElementById('info').textContent);
+  const title = await page.evaluate(() => document.getElementById('title').textContent);
+  check(info.includes(`mode 1 of 1: f = ${f} Hz`) && info.includes('1 period = 2 s of wall time'),
+    `${name}: the overlay names the mode, ${f} Hz and the time scale (${JSON.stringify(info.split('\n')[0])})`);
+  check(title.includes(`mode 1: ${f} Hz`), `${name}: the title names the mode (${title})`);
+  check(Math.abs(mode.timeScale - mode.period / 2) < 1e-12, `${name}: time scale ${mode.timeScale.toFixed(4)} = period / 2 s`);
+  let worstGap = 0;
+  for (const t of [0.25, 0.5, 0.75].map((x) => x * mode.period)) {
+    await page.evaluate((tt) => window.mechdynViewer.setTime(tt), t);
+    worstGap = Math.max(worstGap, ...(await page.evaluate(() => window.mechdynViewer.gaps())));
+  }
+  check(worstGap < 1e-9, `${name}: loop gaps at the quarter periods ${worstGap.toExponential(2)} m`);
+  await page.evaluate(() => window.mechdynViewer.setTime(0));
+  const before = await page.evaluate(() => window.mechdynViewer.bodyScreenPosition('rod', 'com'));
+  const wall0 = Date.now();
+  await page.evaluate(() => window.mechdynViewer.play(true));
+  await page.waitForTimeout(500);
+  await page.evaluate(() => window.mechdynViewer.play(false));
+  const wall = (Date.now() - wall0) / 1000;
+  const played = await page.evaluate(() => window.mechdynViewer.time());
+  const after = await page.evaluate(() => window.mechdynViewer.bodyScreenPosition('rod', 'com'));
+  // at most the scaled wall time (frames longer than 0.1 s are clamped, so it may be less)
+  check(played > 0 && played <= mode.timeScale * wall + mode.period / 100 + 1e-9,
+    `${name}: playing ${wall.toFixed(2)} s of wall time advanced ${played.toFixed(3)} s (≤ ${(mode.timeScale * wall).toFixed(3)})`);
+  check(Math.hypot(before.x - after.x, before.y - after.y) > 1, `${name}: the mechanism moves while playing`);
+  await page.screenshot({ path: path.join(out, `${name}.png`) });
+  check(errors.length === 0, `${name}: no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  await page.close();
+}
+
 try {
+  await modeCase();
   await forceCase();
   await everyElementCase();
   await runCase({
