@@ -22,8 +22,8 @@ void add_mobility_command(CLI::App& app, CommandRunner& selected);
 void add_invdyn_command(CLI::App& app, CommandRunner& selected);
 void add_convert_command(CLI::App& app, CommandRunner& selected);
 void add_view_command(CLI::App& app, CommandRunner& selected);
-void add_static_command(CLI::App& app, CommandRunner& selected);  // flexible_commands.cpp
-void add_modes_command(CLI::App& app, CommandRunner& selected);   // flexible_commands.cpp
+void add_static_command(CLI::App& app, CommandRunner& selected);  // equilibrium_commands.cpp
+void add_modes_command(CLI::App& app, CommandRunner& selected);   // equilibrium_commands.cpp
 void add_linearize_command(CLI::App& app, CommandRunner& selected);
 void add_sweep_command(CLI::App& app, CommandRunner& selected);
 void add_codegen_command(CLI::App& app, CommandRunner& selected);

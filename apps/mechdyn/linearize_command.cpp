@@ -138,7 +138,7 @@ void add_linearize_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--tau", o->tau, "efforts at the operating point: nv numbers (default 0)");
   sub->add_option("--t", o->time, "time (s) of the servo targets and applied loads (default 0)");
   sub->add_option("--independent", o->independent, "closed chains: the independent joints, comma-separated (default: chosen)");
-  sub->add_option("--inputs", o->inputs, "inputs, comma-separated: tau_<joint>[_k], target_<servo> (default: tau_ of the actuated joints)");
+  sub->add_option("--inputs", o->inputs, "inputs, comma-separated: tau_<joint>[_k], target_<servo>, or none (default: tau_ of the actuated joints)");
   sub->add_option("--outputs", o->outputs,
                   "outputs, comma-separated: q_<joint>, dq_<joint>_<k>, v_<joint>[_k], <marker>, <marker>_velocity "
                   "(default: the state)");

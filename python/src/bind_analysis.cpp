@@ -4,7 +4,7 @@
 // `natural_frequencies` send rigid models (trees, closed chains, force elements, couplings,
 // armature) to analysis/mechanism_equilibrium.hpp (`mechdyn static` / `mechdyn modes`) and
 // models with flexible bodies to flexible/equilibrium.hpp, as the command line does
-// (apps/mechdyn/flexible_commands.cpp). Each call copies its inputs, releases the GIL for the
+// (apps/mechdyn/equilibrium_commands.cpp). Each call copies its inputs, releases the GIL for the
 // C++ computation and returns a dict of new numpy arrays.
 #include <cmath>
 #include <complex>
@@ -13,7 +13,6 @@
 #include "common.hpp"
 #include "mechdyn/analysis/linearize.hpp"
 #include "mechdyn/analysis/mechanism_equilibrium.hpp"
-#include "mechdyn/flexible/equilibrium.hpp"
 
 namespace mechdyn::python {
 
@@ -93,31 +92,7 @@ py::array_t<std::complex<double>> copy_complex(const std::vector<std::complex<do
   return out;
 }
 
-// ---- flexible bodies (flexible/equilibrium.hpp) ----
-
-/// The flexible path reads neither efforts, a time, a velocity nor named independent joints
-/// here (the command line refuses them too: apps/mechdyn/flexible_commands.cpp): refused, never
-/// answered without them.
-void refuse_for_flexible(bool has_tau, double t, bool has_v, bool has_independent) {
-  if (has_tau || t != 0.0 || has_v || has_independent)
-    throw InvalidArgument("tau, t, v and independent are not yet available for models with flexible bodies "
-                          "(docs/linearisation.md)");
-}
-
-py::dict flexible_equilibrium_dict(const Model& model, const StaticResult& r) {
-  py::dict d;
-  d["q"] = copy_vector(r.q);
-  d["multipliers"] = copy_vector(r.multipliers);
-  d["held_efforts"] = copy_vector(r.held_efforts);
-  d["markers"] = copy_matrix(marker_rows(r.markers));
-  d["marker_names"] = marker_names(model);
-  d["iterations"] = r.iterations;
-  d["stable"] = r.stable;
-  d["stiffness_eigenvalues"] = copy_vector(r.stiffness_eigenvalues);
-  return d;
-}
-
-// ---- rigid models (analysis/) ----
+// ---- every model (analysis/; models with flexible bodies through flexible/equilibrium.hpp) ----
 
 py::dict rigid_equilibrium_dict(const Model& model, const MechanismEquilibrium& r) {
   py::dict d;
@@ -229,19 +204,6 @@ void bind_analysis(py::module_& m) {
   m.def("static_equilibrium", [](const Model& model, py::handle q0, py::handle tau, double t, const std::string& locked,
                                  py::handle independent) {
     const VecX q = start_configuration(model, q0);
-    if (is_flexible(model)) {
-      refuse_for_flexible(!tau.is_none(), t, false, !independent.is_none());
-      check_locked(locked);
-      if (locked != "actuated")
-        throw InvalidArgument("locked='none' is not available for the static equilibrium of a model with flexible "
-                              "bodies (the actuated joints are held)");
-      StaticResult r = without_gil([&] {
-        const FlexibleSystem system = make_flexible_system(model);
-        FlexibleSystemData data(model, system);
-        return static_equilibrium(model, system, data, q, actuated_velocities(model));
-      });
-      return flexible_equilibrium_dict(model, r);
-    }
     const EquilibriumOptions options = equilibrium_options(model, tau, t, locked, independent);
     const MechanismEquilibrium r = without_gil([&] { return mechanism_equilibrium(model, q, options); });
     return rigid_equilibrium_dict(model, r);
@@ -251,38 +213,13 @@ void bind_analysis(py::module_& m) {
      "the model's initial or neutral configuration), under gravity, force elements at time t and constant efforts "
      "tau (nv), the actuated joints held ('actuated') or free ('none'). Rigid models: {'q', 'markers' (n x 3), "
      "'marker_names', 'stable', 'stiffness_eigenvalues', 'free', 'locked' (joint names), 'held_efforts' (nv), "
-     "'iterations'}. Models with flexible bodies (docs/flexible-bodies.md; tau, t, independent and locked='none' "
-     "not available): {'q' (joints then elastic coordinates), 'multipliers', 'held_efforts', 'markers', "
-     "'marker_names', 'iterations', 'stable', 'stiffness_eigenvalues'}. New arrays.");
+     "'iterations'}; for a model with flexible bodies q holds the joints then the elastic coordinates "
+     "(docs/flexible-bodies.md; independent not available). New arrays.");
 
   m.def("natural_frequencies", [](const Model& model, py::handle q0, const std::string& locked, py::handle tau, double t,
                                   py::handle v, py::handle independent) {
     check_locked(locked);
     const VecX q = start_configuration(model, q0);
-    if (is_flexible(model)) {
-      refuse_for_flexible(!tau.is_none(), t, !v.is_none(), !independent.is_none());
-      ModesResult r = without_gil([&] {
-        const FlexibleSystem system = make_flexible_system(model);
-        FlexibleSystemData data(model, system);
-        return natural_frequencies(model, system, data, q, locked == "actuated");
-      });
-      py::dict d;
-      d["frequencies"] = copy_list(r.frequencies);
-      d["zero_modes"] = r.zero_modes;
-      d["unstable_modes"] = r.unstable_modes;
-      d["threshold"] = r.threshold;
-      d["locked"] = r.locked;
-      d["shapes"] = copy_matrix(r.shapes);
-      d["equilibrium"] = flexible_equilibrium_dict(model, r.equilibrium);
-      d["stable"] = r.equilibrium.stable;
-      d["damped_model"] = r.damped_model;
-      MatX damped(static_cast<Eigen::Index>(r.damped.size()), 2);
-      for (std::size_t k = 0; k < r.damped.size(); ++k)
-        damped.row(static_cast<Eigen::Index>(k)) << r.damped[k].first, r.damped[k].second;
-      d["damped"] = copy_matrix(damped);
-      d["eigenvalues"] = copy_complex(r.eigenvalues);
-      return d;
-    }
     ModesOptions options;
     options.equilibrium = equilibrium_options(model, tau, t, locked, independent);
     options.at_state = !v.is_none();
@@ -308,8 +245,8 @@ void bind_analysis(py::module_& m) {
      "(Hz), 'locked', 'shapes' (nv x modes, M-normalised), 'damped_model', 'damped' (k x 2: frequency Hz, damping "
      "ratio), 'eigenvalues' (complex, 1/s; with damping), 'stable' (the equilibrium's verdict; None about a given "
      "state), 'equilibrium' (as static_equilibrium; None about a given state)}, and for rigid models also 'free', "
-     "'marker_shapes' (modes x markers x 3, m), 'marker_names', 'q', 'v' (where the model was linearised). "
-     "Models with flexible bodies: tau, t, v and independent not available.");
+     "'marker_shapes' (modes x markers x 3, m; empty for models with flexible bodies), 'marker_names', 'q', 'v' "
+     "(where the model was linearised). Models with flexible bodies: independent not available.");
 }
 
 }  // namespace mechdyn::python

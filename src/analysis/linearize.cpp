@@ -208,7 +208,8 @@ LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const
 
   // ---- inputs: a generalized force column each (nv), mapped by M_I⁻¹ Gᵀ ----
   std::vector<std::string> inputs = options.inputs;
-  if (inputs.empty())
+  if (inputs.size() == 1 && inputs[0] == "none") inputs.clear();  // no input: B is nx × 0
+  else if (inputs.empty())
     for (const Joint& joint : model.joints)
       if (joint.actuated && joint.nv > 0) coordinate_names(joint, "tau_", "tau_", inputs);
   MatX forces = MatX::Zero(nv, static_cast<Eigen::Index>(inputs.size()));

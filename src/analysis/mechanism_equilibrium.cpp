@@ -13,6 +13,7 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/kinematics/jacobians.hpp"
+#include "flexible_dispatch.hpp"
 #include "partition_helpers.hpp"
 
 namespace mechdyn {
@@ -59,6 +60,7 @@ MechanismEquilibrium mechanism_equilibrium(const Model& model, const Eigen::Ref<
                                            const EquilibriumOptions& options) {
   if (q_start.size() != model.nq || !q_start.allFinite())
     throw InvalidArgument("static: q must hold nq = " + std::to_string(model.nq) + " finite numbers");
+  if (detail::has_flexible_bodies(model)) return detail::flexible_equilibrium(model, q_start, options);
   const VecX tau = options.tau.size() == 0 ? VecX::Zero(model.nv) : options.tau;
   if (tau.size() != model.nv || !tau.allFinite())
     throw InvalidArgument("static: tau must hold nv = " + std::to_string(model.nv) + " finite numbers");

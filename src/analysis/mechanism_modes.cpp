@@ -20,6 +20,7 @@
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/kinematics/jacobians.hpp"
+#include "flexible_dispatch.hpp"
 #include "partition_helpers.hpp"
 
 namespace mechdyn {
@@ -37,6 +38,7 @@ bool model_has_damping(const Model& model) {
 }  // namespace
 
 MechanismModes mechanism_modes(const Model& model, const Eigen::Ref<const VecX>& q_start, const ModesOptions& options) {
+  if (detail::has_flexible_bodies(model)) return detail::flexible_modes(model, q_start, options);
   MechanismModes result;
   result.threshold = options.threshold;
   const EquilibriumOptions& eq = options.equilibrium;

@@ -134,11 +134,31 @@ StaticResult static_equilibrium(const Model& model, const FlexibleSystem& system
       rhs[r] = g[free[r]];
     }
     for (Eigen::Index l = 0; l < rows; ++l) rhs[nf + l] = -residual[l];
-    const Eigen::FullPivLU<MatX> lu(system_matrix);
-    if (!lu.isInvertible())
-      throw SolverError(
-          "static: no unique equilibrium (the stiffness is singular on the free coordinates: a free "
-          "body or an unloaded mechanism motion; hold it with an actuated joint)");
+    Eigen::FullPivLU<MatX> lu(system_matrix);
+    if (!lu.isInvertible()) {
+      // A singular tangent (a link horizontal under gravity has no stiffness there): the
+      // shifted step (K_t + μ M) Δ = G with the smallest μ = 1e-6 … 1e6 × ‖K_t‖/‖M‖ that makes
+      // it regular, towards the mass-weighted steepest descent of the potential
+      // (Levenberg–Marquardt's idea; Nocedal & Wright, Numerical Optimization, §10.3).
+      flexible_kinematics(model, system, data, result.q);
+      flexible_mass_matrix(model, system, data, result.q);
+      const double mass_scale = std::max(data.mass_matrix.cwiseAbs().maxCoeff(), 1e-300);
+      const double ratio = tangent.cwiseAbs().maxCoeff() / mass_scale;
+      const double shift_scale = ratio > 0.0 && std::isfinite(ratio) ? ratio : 1.0;
+      bool regular = false;
+      for (int attempt = 1; attempt <= 13 && !regular; ++attempt) {
+        MatX shifted = system_matrix;
+        const double mu = shift_scale * std::pow(10.0, attempt - 7);
+        for (Eigen::Index r = 0; r < nf; ++r)
+          for (Eigen::Index c = 0; c < nf; ++c) shifted(r, c) += mu * data.mass_matrix(free[r], free[c]);
+        lu.compute(shifted);
+        regular = lu.isInvertible();
+      }
+      if (!regular)
+        throw SolverError(
+            "static: no unique equilibrium (the stiffness is singular on the free coordinates: a free "
+            "body or an unloaded mechanism motion; hold it with an actuated joint)");
+    }
     const VecX step = lu.solve(rhs);
     double largest_joint_step = 0.0;
     for (Eigen::Index c = 0; c < nf; ++c)

@@ -33,7 +33,7 @@ struct LinearizeOptions {
   double time = 0.0;                    // time-dependent force elements at this t
   VecX tau;                             // efforts at the operating point (nv; empty: zero)
   std::vector<std::string> independent; // independent joints of a closed chain (empty: chosen)
-  std::vector<std::string> inputs;      // input names (empty: tau_ of every actuated coordinate)
+  std::vector<std::string> inputs;      // input names (empty: tau_ of every actuated coordinate; {"none"}: none)
   std::vector<std::string> outputs;     // output names (empty: the state)
   AssemblyOptions assembly;
 };

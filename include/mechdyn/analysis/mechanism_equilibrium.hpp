@@ -17,7 +17,9 @@
 // Stable when the symmetric part of K_FF at the equilibrium is positive definite (its
 // smallest eigenvalue above 1e-9 of its largest magnitude); a mechanism with no free
 // coordinate is stable. No convergence: SolverError (exit status 3 from the CLI).
-// These are analyses: they allocate.
+// Models with flexible bodies go to flexible/equilibrium.hpp (null-space elimination,
+// differenced stiffness; docs/flexible-bodies.md) with the same meaning of the options
+// (`independent` refused; no marker shapes). These are analyses: they allocate.
 #pragma once
 
 #include <complex>

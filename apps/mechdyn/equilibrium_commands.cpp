@@ -4,10 +4,10 @@
 //   mechdyn static MODEL [--q Q] [--tau TAU] [--t T] [--locked actuated|none] [--independent J,..] [--json]
 //   mechdyn modes MODEL [--q Q] [--v V] [--tau TAU] [--t T] [--locked actuated|none] [--json]
 //
-// Rigid models (trees, closed chains, force elements, couplings, armature) go through
-// analysis/ (coordinate partitioning with the analytical derivatives; docs/linearisation.md);
-// models with flexible bodies through flexible/equilibrium.hpp (docs/flexible-bodies.md
-// "Statics and modes"). --q: nq numbers (joints, then elastic coordinates) or joint
+// Both call analysis/mechanism_equilibrium.hpp: rigid models (trees, closed chains, force
+// elements, couplings, armature) by coordinate partitioning with the analytical derivatives
+// (docs/linearisation.md), models with flexible bodies through flexible/equilibrium.hpp
+// (docs/flexible-bodies.md "Statics and modes"). --q: nq numbers (joints, then elastic coordinates) or joint
 // assignments, default the model's initial_configuration or the neutral one.
 #include <cmath>
 #include <complex>
@@ -20,7 +20,6 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "mechdyn/analysis/mechanism_equilibrium.hpp"
-#include "mechdyn/flexible/equilibrium.hpp"
 
 namespace mechdyn::cli {
 
@@ -30,7 +29,6 @@ struct EquilibriumCliOptions {
   std::string model_path;
   std::optional<std::string> q, v, tau;
   double time = 0.0;
-  bool has_time = false;
   bool json = false;
   std::string locked = "actuated";
   std::string independent;
@@ -40,17 +38,6 @@ bool is_flexible(const Model& model) {
   for (const Body& body : model.bodies)
     if (body.flexible) return true;
   return false;
-}
-
-// The flexible path (flexible/equilibrium.hpp) does not read format-3 elements, efforts,
-// a time or a velocity yet: refused, never answered without them.
-void refuse_for_flexible(const Model& model, const EquilibriumCliOptions& o) {
-  if (!model.forces.empty() || !model.couplings.empty() || model.has_armature)
-    throw UsageError(o.model_path + ": force elements, couplings and armature (format 3) are not yet part of static and "
-                                    "modes for models with flexible bodies (docs/force-elements.md)");
-  if (o.tau || o.has_time || o.v || !o.independent.empty())
-    throw UsageError(o.model_path + ": --tau, --t, --v and --independent are not yet available for models with "
-                                    "flexible bodies (docs/linearisation.md)");
 }
 
 VecX start_configuration(const Model& model, const EquilibriumCliOptions& o) {
@@ -139,31 +126,7 @@ void text_configuration(std::ostream& out, const Model& model, const VecX& q, co
   }
 }
 
-std::string run_static_flexible(const Model& model, const EquilibriumCliOptions& o) {
-  refuse_for_flexible(model, o);
-  const VecX q0 = start_configuration(model, o);
-  const FlexibleSystem system = make_flexible_system(model);
-  FlexibleSystemData data(model, system);
-  const StaticResult result = static_equilibrium(model, system, data, q0, actuated_velocities(model));
-  check_finite(result.q, "the equilibrium configuration");
-  std::ostringstream out;
-  if (o.json) {
-    JsonWriter json(out);
-    json.begin_object();
-    json.key("q");
-    json.vector(result.q);
-    json_markers(json, model, result.markers);
-    json.end_object();
-    out << "\n";
-    return out.str();
-  }
-  out << "static equilibrium of '" << model.name << "' under gravity (" << result.iterations
-      << " Newton iterations; actuated joints held)\n";
-  text_configuration(out, model, result.q, result.markers);
-  return out.str();
-}
-
-std::string run_static_rigid(const Model& model, const EquilibriumCliOptions& o) {
+std::string run_static_any(const Model& model, const EquilibriumCliOptions& o) {
   const VecX q0 = start_configuration(model, o);
   const EquilibriumOptions options = equilibrium_options(model, o);
   const MechanismEquilibrium result = mechanism_equilibrium(model, q0, options);
@@ -202,53 +165,10 @@ std::string run_static_rigid(const Model& model, const EquilibriumCliOptions& o)
 
 std::string run_static(const EquilibriumCliOptions& o) {
   const Model model = load_model(o.model_path);
-  return is_flexible(model) ? run_static_flexible(model, o) : run_static_rigid(model, o);
+  return run_static_any(model, o);
 }
 
-std::string run_modes_flexible(const Model& model, const EquilibriumCliOptions& o) {
-  refuse_for_flexible(model, o);
-  const VecX q0 = start_configuration(model, o);
-  const FlexibleSystem system = make_flexible_system(model);
-  FlexibleSystemData data(model, system);
-  const ModesResult result = natural_frequencies(model, system, data, q0, o.locked == "actuated");
-  for (double f : result.frequencies) check_finite(f, "a natural frequency");
-  std::ostringstream out;
-  if (o.json) {
-    JsonWriter json(out);
-    json.begin_object();
-    json.key("frequencies");
-    json.begin_array();
-    for (double f : result.frequencies) json.number(f);
-    json.end_array();
-    json.key("zero_modes");
-    json.integer(result.zero_modes);
-    json.key("locked");
-    json.begin_array();
-    for (const std::string& name : result.locked) json.string(name);
-    json.end_array();
-    json.key("threshold");
-    json.number(result.threshold);
-    if (result.unstable_modes > 0) {  // an extension of the contract (optional key)
-      json.key("unstable_modes");
-      json.integer(result.unstable_modes);
-    }
-    json.end_object();
-    out << "\n";
-    return out.str();
-  }
-  out << "natural frequencies of '" << model.name << "' about its static equilibrium (actuated joints "
-      << (o.locked == "actuated" ? "locked" : "free") << ")\n";
-  out << "zero modes (|f| < " << result.threshold << " Hz): " << result.zero_modes << "\n";
-  if (result.unstable_modes > 0) out << "unstable modes (negative stiffness): " << result.unstable_modes << "\n";
-  char line[80];
-  for (std::size_t k = 0; k < result.frequencies.size(); ++k) {
-    std::snprintf(line, sizeof line, "  %4zu  %.9g Hz\n", k + 1, result.frequencies[k]);
-    out << line;
-  }
-  return out.str();
-}
-
-std::string run_modes_rigid(const Model& model, const EquilibriumCliOptions& o) {
+std::string run_modes_any(const Model& model, const EquilibriumCliOptions& o) {
   ModesOptions options;
   options.equilibrium = equilibrium_options(model, o);
   options.at_state = o.v.has_value();
@@ -312,17 +232,19 @@ std::string run_modes_rigid(const Model& model, const EquilibriumCliOptions& o) 
       json.number(result.frequencies[static_cast<std::size_t>(k)]);
       json.key("v");
       json.vector(result.shapes.col(k));
-      json.key("markers");
-      json.begin_array();
-      for (std::size_t m = 0; m < model.markers.size(); ++m) {
-        json.begin_object();
-        json.key("name");
-        json.string(model.markers[m].name);
-        json.key("displacement");
-        json.vec3(result.marker_shapes[static_cast<std::size_t>(k)][m]);
-        json.end_object();
+      if (static_cast<std::size_t>(k) < result.marker_shapes.size()) {  // rigid models
+        json.key("markers");
+        json.begin_array();
+        for (std::size_t m = 0; m < model.markers.size(); ++m) {
+          json.begin_object();
+          json.key("name");
+          json.string(model.markers[m].name);
+          json.key("displacement");
+          json.vec3(result.marker_shapes[static_cast<std::size_t>(k)][m]);
+          json.end_object();
+        }
+        json.end_array();
       }
-      json.end_array();
       json.end_object();
     }
     json.end_array();
@@ -353,7 +275,7 @@ std::string run_modes_rigid(const Model& model, const EquilibriumCliOptions& o) 
 
 std::string run_modes(const EquilibriumCliOptions& o) {
   const Model model = load_model(o.model_path);
-  return is_flexible(model) ? run_modes_flexible(model, o) : run_modes_rigid(model, o);
+  return run_modes_any(model, o);
 }
 
 void add_common(CLI::App* sub, const std::shared_ptr<EquilibriumCliOptions>& o) {
@@ -363,12 +285,12 @@ void add_common(CLI::App* sub, const std::shared_ptr<EquilibriumCliOptions>& o) 
                   "start configuration: nq comma-separated numbers (joints, then elastic coordinates) or joint "
                   "assignments (joint=x, joint[k]=x); default initial_configuration or neutral; the actuated joints "
                   "are held at these values");
-  sub->add_option("--tau", o->tau, "constant efforts: nv comma-separated numbers (default 0; rigid models)");
-  sub->add_option("--t", o->time, "time (s) of the servo targets and applied loads (default 0; rigid models)");
+  sub->add_option("--tau", o->tau, "constant efforts: nv comma-separated numbers (default 0)");
+  sub->add_option("--t", o->time, "time (s) of the servo targets and applied loads (default 0)");
   sub->add_option("--locked", o->locked, "actuated (default): actuated joints held; none: free")
       ->check(CLI::IsMember({"actuated", "none"}));
   sub->add_option("--independent", o->independent,
-                  "closed chains: the free independent joints, comma-separated (default: chosen, docs/linearisation.md)");
+                  "rigid closed chains: the free independent joints, comma-separated (default: chosen, docs/linearisation.md)");
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/linearisation.md)");
 }
 
@@ -383,10 +305,7 @@ void add_static_command(CLI::App& app, CommandRunner& selected) {
       "Example:\n"
       "  mechdyn static examples/models/flexible_arm.yaml --json\n"
       "Exit status: 0 ok, 2 bad input, 3 no equilibrium (e.g. an unheld free body under gravity).");
-  sub->callback([o, sub, &selected] {
-    o->has_time = sub->get_option("--t")->count() > 0;
-    selected = [o](std::ostream& out) { out << run_static(*o); };
-  });
+  sub->callback([o, &selected] { selected = [o](std::ostream& out) { out << run_static(*o); }; });
 }
 
 void add_modes_command(CLI::App& app, CommandRunner& selected) {
@@ -394,15 +313,12 @@ void add_modes_command(CLI::App& app, CommandRunner& selected) {
   CLI::App* sub = app.add_subcommand(
       "modes", "Natural frequencies (Hz), damped modes and mode shapes about the equilibrium or a state; zero modes counted.");
   add_common(sub, o);
-  sub->add_option("--v", o->v, "velocities: linearise about (--q, --v) as given instead of the equilibrium (rigid models)");
+  sub->add_option("--v", o->v, "velocities: linearise about (--q, --v) as given instead of the equilibrium");
   sub->footer(
       "Example:\n"
       "  mechdyn modes examples/models/flexible_arm.yaml --locked none --json\n"
       "Exit status: 0 ok, 2 bad input, 3 no equilibrium or a failed eigenproblem.");
-  sub->callback([o, sub, &selected] {
-    o->has_time = sub->get_option("--t")->count() > 0;
-    selected = [o](std::ostream& out) { out << run_modes(*o); };
-  });
+  sub->callback([o, &selected] { selected = [o](std::ostream& out) { out << run_modes(*o); }; });
 }
 
 }  // namespace mechdyn::cli
