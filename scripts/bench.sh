@@ -57,7 +57,7 @@ cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=ON -DMECHDYN_BUILD_PYTHON=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 # (the command-line tool is built for mechdyn_bench_codegen, whose C it writes at build time)
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_bench_many_loops mechdyn_bench_force_elements mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
+  mechdyn_bench_many_loops mechdyn_bench_force_elements mechdyn_bench_linearisation mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -187,6 +187,20 @@ fe_flags=(--benchmark_format=console)
     print "force elements: forward dynamics with / (without + elements alone); target <= 1.10"
     for (key in keys) { split(key, z, "/"); e = t["BM_ElementsOnly", z[1] "/0"]
       printf "  links %s %s: %.0f ns / (%.0f + %.0f) ns = %.3f\n", z[1], (z[2] == 1 ? "ABA" : "explicit"), t["BM_ForwardWith", key], t["BM_ForwardWithout", key], e, t["BM_ForwardWith", key] / (t["BM_ForwardWithout", key] + e) } }'
+
+# --- linearisation and modes (issue 27 "Speed"): linearize ≤ 3 × aba_derivatives on the
+# arm; the modes of a 100-link chain ≤ 50 ms ---------------------------------------------
+echo
+lin_flags=(--benchmark_format=console)
+[ "$smoke" -eq 1 ] && lin_flags+=(--benchmark_min_time=0.01)
+"$build_dir/bench/mechdyn_bench_linearisation" "${lin_flags[@]}" 2>/dev/null | awk '
+  $1 ~ /^(linearize|aba_derivatives|modes)\// { t[$1] = $2; u[$1] = $3 }
+  END {
+    print "linearisation: linearize / aba_derivatives on the 7-DoF arm (target <= 3)"
+    printf "  %.0f ns / %.0f ns = %.2f\n", t["linearize/panda_like_arm"], t["aba_derivatives/panda_like_arm"],
+      t["linearize/panda_like_arm"] / t["aba_derivatives/panda_like_arm"]
+    printf "modes of a hanging chain: 10 links %s %s, 100 links %s %s (target <= 50 ms)\n",
+      t["modes/chain/10"], u["modes/chain/10"], t["modes/chain/100"], u["modes/chain/100"] }'
 
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo

@@ -86,6 +86,52 @@ VecX velocity_outputs(const Model& model, const Eigen::Ref<const VecX>& q, const
   return out.head(row);
 }
 
+// The generalized force (nv) of each input: tau_ names a coordinate's effort, target_ a
+// joint servo's target (δQ = k_p δ(target) below its clamp, zero when saturated at (q, v, t)).
+void input_forces(const Model& model, const LinearizeOptions& options, const Eigen::Ref<const VecX>& q,
+                  const Eigen::Ref<const VecX>& v, std::vector<std::string>& inputs, MatX& forces) {
+  inputs = options.inputs;
+  if (inputs.size() == 1 && inputs[0] == "none") inputs.clear();  // no input: B is nx × 0
+  else if (inputs.empty())
+    for (const Joint& joint : model.joints)
+      if (joint.actuated && joint.nv > 0) coordinate_names(joint, "tau_", "tau_", inputs);
+  forces = MatX::Zero(model.nv, static_cast<Eigen::Index>(inputs.size()));
+  Data element_data(model, DenseWorkspace::None);
+  bool elements_evaluated = false;
+  for (std::size_t u = 0; u < inputs.size(); ++u) {
+    const std::string& name = inputs[u];
+    const Eigen::Index col = static_cast<Eigen::Index>(u);
+    if (starts_with(name, "tau_")) {
+      const int k = find_coordinate(model, name.substr(4));
+      if (k < 0) throw InvalidArgument("linearize: input '" + name + "' names no joint coordinate (tau_<joint>, tau_<joint>_<k>)");
+      forces(k, col) = 1.0;
+    } else if (starts_with(name, "target_")) {
+      const std::string servo = name.substr(7);
+      int found = -1;
+      for (std::size_t e = 0; e < model.forces.size(); ++e)
+        if (model.forces[e].name == servo && model.forces[e].type == ForceElementType::JointServo) found = static_cast<int>(e);
+      if (found < 0) throw InvalidArgument("linearize: input '" + name + "' names no joint-servo element");
+      if (!elements_evaluated) {
+        force_elements(model, element_data, q, v, options.time);
+        elements_evaluated = true;
+      }
+      const ForceElement& element = model.forces[static_cast<std::size_t>(found)];
+      const bool saturated = std::abs(element_data.element_value[static_cast<std::size_t>(found)]) >=
+                             element.max_effort * (1.0 - 1e-12);
+      const int k = model.joints[static_cast<std::size_t>(element.joint)].v_index;
+      forces(k, col) = saturated ? 0.0 : element.stiffness;  // δQ = k_p δ(target) below the clamp
+    } else {
+      throw InvalidArgument("linearize: unknown input '" + name + "' (tau_<joint>, tau_<joint>_<k>, target_<servo>)");
+    }
+  }
+}
+
+bool has_servo_input(const std::vector<std::string>& inputs) {
+  for (const std::string& name : inputs)
+    if (starts_with(name, "target_")) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> state_names(const Model& model, const std::vector<int>& joints) {
@@ -134,8 +180,10 @@ MatX tangent_kinematics_term(const Model& model, const Eigen::Ref<const VecX>& q
   return term;
 }
 
-LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
-                      const LinearizeOptions& options) {
+namespace {
+
+LinearModel linearize_general(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                              const LinearizeOptions& options) {
   if (q.size() != model.nq || v.size() != model.nv || !q.allFinite() || !v.allFinite())
     throw InvalidArgument("linearize: q and v must hold nq = " + std::to_string(model.nq) + " and nv = " +
                           std::to_string(model.nv) + " finite numbers");
@@ -207,40 +255,9 @@ LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const
   out.A.bottomRightCorner(ni, ni) = a_v;
 
   // ---- inputs: a generalized force column each (nv), mapped by M_I⁻¹ Gᵀ ----
-  std::vector<std::string> inputs = options.inputs;
-  if (inputs.size() == 1 && inputs[0] == "none") inputs.clear();  // no input: B is nx × 0
-  else if (inputs.empty())
-    for (const Joint& joint : model.joints)
-      if (joint.actuated && joint.nv > 0) coordinate_names(joint, "tau_", "tau_", inputs);
-  MatX forces = MatX::Zero(nv, static_cast<Eigen::Index>(inputs.size()));
-  Data element_data(model, DenseWorkspace::None);
-  bool elements_evaluated = false;
-  for (std::size_t u = 0; u < inputs.size(); ++u) {
-    const std::string& name = inputs[u];
-    const Eigen::Index col = static_cast<Eigen::Index>(u);
-    if (starts_with(name, "tau_")) {
-      const int k = find_coordinate(model, name.substr(4));
-      if (k < 0) throw InvalidArgument("linearize: input '" + name + "' names no joint coordinate (tau_<joint>, tau_<joint>_<k>)");
-      forces(k, col) = 1.0;
-    } else if (starts_with(name, "target_")) {
-      const std::string servo = name.substr(7);
-      int found = -1;
-      for (std::size_t e = 0; e < model.forces.size(); ++e)
-        if (model.forces[e].name == servo && model.forces[e].type == ForceElementType::JointServo) found = static_cast<int>(e);
-      if (found < 0) throw InvalidArgument("linearize: input '" + name + "' names no joint-servo element");
-      if (!elements_evaluated) {
-        force_elements(model, element_data, out.q, out.v, options.time);
-        elements_evaluated = true;
-      }
-      const ForceElement& element = model.forces[static_cast<std::size_t>(found)];
-      const bool saturated = std::abs(element_data.element_value[static_cast<std::size_t>(found)]) >=
-                             element.max_effort * (1.0 - 1e-12);
-      const int k = model.joints[static_cast<std::size_t>(element.joint)].v_index;
-      forces(k, col) = saturated ? 0.0 : element.stiffness;  // δQ = k_p δ(target) below the clamp
-    } else {
-      throw InvalidArgument("linearize: unknown input '" + name + "' (tau_<joint>, tau_<joint>_<k>, target_<servo>)");
-    }
-  }
+  std::vector<std::string> inputs;
+  MatX forces;
+  input_forces(model, options, out.q, out.v, inputs, forces);
   out.inputs = inputs;
   out.B = MatX::Zero(2 * ni, forces.cols());
   out.B.bottomRows(ni) = inverse_mass * (mass_map.transpose() * forces);
@@ -321,6 +338,104 @@ LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const
     }
   }
   return out;
+}
+
+void check_friction(const Model& model) {
+  for (const Joint& joint : model.joints)
+    if (joint.friction)
+      throw InvalidArgument("joint '" + joint.name +
+                            "' has friction: Coulomb friction is not differentiable at rest, so linearize, static and "
+                            "modes do not take joint friction (remove its friction block; a viscous joint damper is a "
+                            "joint-spring-damper element)");
+}
+
+}  // namespace
+
+LinearizeWorkspace::LinearizeWorkspace(const Model& model)
+    : data(model, DenseWorkspace::None),
+      stage(model, DenseWorkspace::None),
+      work(model),
+      element_dq(MatX::Zero(model.nv, model.nv)),
+      element_dv(MatX::Zero(model.nv, model.nv)),
+      total(VecX::Zero(model.nv)),
+      parent_jacobian(MatX::Zero(6, model.nv)),
+      nq(static_cast<int>(model.nq)),
+      nv(static_cast<int>(model.nv)) {
+  for (const Joint& joint : model.joints)
+    rotation_joints = rotation_joints || joint.type == JointType::Spherical || joint.type == JointType::Free;
+}
+
+LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                      const LinearizeOptions& options) {
+  LinearizeWorkspace workspace(model);
+  LinearModel out;
+  linearize(model, workspace, q, v, options, out);
+  return out;
+}
+
+// A tree with the default outputs: aba_derivatives at τ + Q_f plus M⁻¹ ∂Q_f, on the
+// workspace (nothing allocated after the first call).
+void linearize(const Model& model, LinearizeWorkspace& ws, const Eigen::Ref<const VecX>& q,
+               const Eigen::Ref<const VecX>& v, const LinearizeOptions& options, LinearModel& out) {
+  if (ws.nq != model.nq || ws.nv != model.nv)
+    throw InvalidArgument("linearize: the workspace was made for another model");
+  if (model.has_constraints() || !options.outputs.empty()) {
+    out = linearize_general(model, q, v, options);
+    return;
+  }
+  if (q.size() != model.nq || v.size() != model.nv || !q.allFinite() || !v.allFinite())
+    throw InvalidArgument("linearize: q and v must hold nq = " + std::to_string(model.nq) + " and nv = " +
+                          std::to_string(model.nv) + " finite numbers");
+  if (options.tau.size() != 0 && (options.tau.size() != model.nv || !options.tau.allFinite()))
+    throw InvalidArgument("linearize: tau must hold nv = " + std::to_string(model.nv) + " finite numbers");
+  check_friction(model);
+  const Eigen::Index nv = model.nv;
+  if (out.independent_joints.empty() || out.state.size() != static_cast<std::size_t>(2 * nv)) {
+    out.independent_joints.clear();
+    for (std::size_t j = 0; j < model.joints.size(); ++j)
+      if (model.joints[j].nv > 0) out.independent_joints.push_back(static_cast<int>(j));
+    out.state = state_names(model, out.independent_joints);
+    out.outputs = out.state;
+  }
+  out.q = q;
+  out.v = v;
+  if (options.tau.size() == model.nv) ws.total = options.tau;
+  else ws.total.setZero();
+  if (model.has_force_elements) {
+    force_elements(model, ws.data, out.q, out.v, options.time);
+    ws.total += ws.data.applied_force;
+    ws.element_dq.setZero();
+    ws.element_dv.setZero();
+    force_element_derivatives(model, ws.data, out.q, out.v, ws.element_dq, ws.element_dv);
+  }
+  aba_derivatives(model, ws.stage, ws.work, out.q, out.v, ws.total);
+  out.a = ws.stage.ddq;
+  out.A.resize(2 * nv, 2 * nv);
+  out.A.topLeftCorner(nv, nv).setZero();
+  out.A.topRightCorner(nv, nv).setIdentity();
+  out.A.bottomLeftCorner(nv, nv) = ws.work.da_dq;
+  out.A.bottomRightCorner(nv, nv) = ws.work.da_dv;
+  if (model.has_force_elements) {
+    out.A.bottomLeftCorner(nv, nv).noalias() += ws.work.da_dtau * ws.element_dq;
+    out.A.bottomRightCorner(nv, nv).noalias() += ws.work.da_dtau * ws.element_dv;
+  }
+  if (ws.rotation_joints) {  // the tangent's kinematic term (allocates: spherical and free joints only)
+    std::vector<int> all(static_cast<std::size_t>(nv));
+    for (int k = 0; k < nv; ++k) all[static_cast<std::size_t>(k)] = k;
+    out.A.topLeftCorner(nv, nv) = tangent_kinematics_term(model, out.q, out.v, all, MatX::Identity(nv, nv));
+  }
+  // inputs: made once per list of names (a servo's saturation depends on the state: redone then)
+  if (!ws.inputs_ready || ws.input_names != options.inputs || has_servo_input(options.inputs)) {
+    input_forces(model, options, out.q, out.v, ws.resolved_inputs, ws.input_forces);
+    ws.input_names = options.inputs;
+    ws.inputs_ready = true;
+  }
+  if (out.inputs != ws.resolved_inputs) out.inputs = ws.resolved_inputs;
+  out.B.resize(2 * nv, ws.input_forces.cols());
+  out.B.topRows(nv).setZero();
+  out.B.bottomRows(nv).noalias() = ws.work.da_dtau * ws.input_forces;
+  if (out.C.rows() != 2 * nv || out.C.cols() != 2 * nv) out.C = MatX::Identity(2 * nv, 2 * nv);
+  out.D.setZero(2 * nv, ws.input_forces.cols());
 }
 
 }  // namespace mechdyn

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "mechdyn/analysis/reduced_dynamics.hpp"
+#include "mechdyn/dynamics/derivative_data.hpp"
 
 namespace mechdyn {
 
@@ -45,6 +46,25 @@ struct LinearModel {
   VecX q, v, a;                                     // the operating point (assembled, completed) and q̈ there
 };
 
+/// Preallocated workspace of linearize for repeated calls on one model: a tree's linear
+/// model (default outputs) then allocates nothing after the first call (closed chains and
+/// named outputs still allocate: they are analyses).
+struct LinearizeWorkspace {
+  explicit LinearizeWorkspace(const Model& model);
+  Data data;                      // the elements' stage and the kinematic term's kinematics
+  Data stage;                     // aba_derivatives' stage
+  DerivativeData work;            // ∂q̈/∂q, ∂q̈/∂v, M⁻¹
+  MatX element_dq, element_dv;    // ∂Q_f/∂q, ∂Q_f/∂v
+  VecX total;                     // τ + Q_f
+  MatX parent_jacobian;           // 6 × nv
+  MatX input_forces;              // nv × inputs: the generalized force of each input
+  std::vector<std::string> input_names;  // the inputs input_forces was made for (as asked)
+  std::vector<std::string> resolved_inputs;  // and their names (the default list filled in)
+  bool inputs_ready = false;
+  bool rotation_joints = false;   // a spherical or free joint (the kinematic term)
+  int nq = 0, nv = 0;
+};
+
 /// State names of the reduced coordinates: q_<joint> / dq_<joint>_<k> (k from 1), then
 /// v_<joint> / v_<joint>_<k>.
 std::vector<std::string> state_names(const Model& model, const std::vector<int>& joints);
@@ -53,6 +73,10 @@ std::vector<std::string> state_names(const Model& model, const std::vector<int>&
 /// unknown names, friction), SolverError (assembly, singular configuration).
 LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
                       const LinearizeOptions& options = {});
+
+/// The same into `out` with a workspace made for `model` (see LinearizeWorkspace).
+void linearize(const Model& model, LinearizeWorkspace& workspace, const Eigen::Ref<const VecX>& q,
+               const Eigen::Ref<const VecX>& v, const LinearizeOptions& options, LinearModel& out);
 
 /// A_qq of the header for the coordinates of `joints` at the kinematics of (q, v), with the
 /// coordinate map G (nv × n_I) for the parent's angular Jacobian.
