@@ -14,6 +14,7 @@
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/kinematics/jacobians.hpp"
 #include "mechdyn/math/skew.hpp"
+#include "partition_helpers.hpp"
 
 namespace mechdyn {
 
@@ -226,12 +227,19 @@ LinearModel linearize_general(const Model& model, const Eigen::Ref<const VecX>& 
     inverse_mass = work.da_dtau;
     mass_map = MatX::Identity(nv, nv);
   } else {
-    const std::vector<int> independent = choose_independent_joints(model, q, options.independent);
+    // The independent set is chosen where the loops close (assembled from q keeping the
+    // actuated joints); then q itself is assembled keeping the independent coordinates.
+    VecX closed = q;
+    try {
+      closed = detail::assembled_start(model, q, options.assembly);
+    } catch (const SolverError&) {
+      closed = q;  // chosen at q as given; the assembly below reports a failure
+    }
+    const std::vector<int> independent = choose_independent_joints(model, closed, options.independent);
     ReducedDynamicsOptions reduced_options;
     reduced_options.time = options.time;
     reduced_options.tau = tau;
     reduced_options.assembly = options.assembly;
-    // The independent set is chosen at q as given; assembly then keeps its coordinates.
     const ReducedDynamics reduced = reduced_dynamics(model, q, v, independent, reduced_options);
     out.independent_joints = reduced.joints;
     coordinates = reduced.coordinates;
