@@ -636,7 +636,9 @@ TEST(Issue16, Defect10EveryBundledModelRunsWithNoFlags) {
       "iftomm_a01_pendulum", "iftomm_a04_bricard", "iftomm_spatial_slider_crank", "n_four_bar_1", "n_four_bar_2",
       "n_four_bar_40",
       // force elements (model format 3): the viewer's example (docs/viewer.md)
-      "spring_pendulum"};
+      "spring_pendulum",
+      // linearisation case study (docs/benchmarks.md, "Linearisation: case studies")
+      "elastic_pendulum"};
   // The list above must be every file in examples/models but the rover and the stiff
   // flyball governor (below; flexible_arm runs with Newmark since issue 11's second part).
   FILE* listing = ::popen(("ls " + source_path("examples/models") + " | grep -c '\\.yaml$'").c_str(), "r");
