@@ -47,7 +47,7 @@ ModeAnimation mode_animation(const Model& model, const std::string& model_path, 
                                                       (modes.locked.size() == 1 ? "" : "s") + " held";
   if (out.count == 0)
     throw UsageError(model_path + ": no nonzero vibration mode about the equilibrium (" + held + ", " +
-                     std::to_string(modes.zero_modes) + " zero modes" +
+                     std::to_string(modes.zero_modes) + (modes.zero_modes == 1 ? " zero mode" : " zero modes") +
                      (modes.unstable_modes > 0 ? ", " + std::to_string(modes.unstable_modes) + " unstable: the equilibrium found is unstable" : "") +
                      (modes.locked.empty() ? "" : "; --locked none frees the actuated joints") + "): nothing to animate");
   if (options.mode < 1 || options.mode > out.count)

@@ -229,6 +229,39 @@ TEST(ViewMode, ClosedChainFramesAreReassembled) {
   EXPECT_GT(largest_departure, 1e-4) << "no coordinate departs from the linear increment: not re-assembled";
 }
 
+// A slider of m = 2 kg on a joint spring k = 8 N/m along x (no gravity): ω = √(k/m) = 2 rad/s,
+// f = 1/π Hz. Its centre of mass 0.5 m from the frame origin on the axis: the box around
+// the body origin and the centre of mass has a diagonal of 0.5 m.
+const char* kSlider = R"(mechdyn: 3
+name: slider
+gravity: [0, 0, 0]
+bodies:
+  - name: block
+    parent: ground
+    joint: {name: X, type: prismatic, axis: [1, 0, 0], origin: [0, 0, 0]}
+    mass: 2
+    com: [0.5, 0, 0]
+    inertia: {diag: [0.01, 0.01, 0.01]}
+forces:
+  - {name: K, type: joint-spring-damper, joint: X, stiffness: 8, rest: 0}
+)";
+
+// Bug caught: a mode led by a length animated with 0.2 m whatever the model's size (a
+// 1 cm mechanism thrown off screen), or its unit said to be rad: the default amplitude is
+// 0.2 × the model's size (0.2 × 0.5 m), in m, at the closed-form f.
+TEST(ViewMode, LengthModeDefaultAmplitudeFollowsTheModelSize) {
+  const ModePage page = mode_page(kSlider, "--mode 1 --locked none");
+  const Json& mode = page.data["mode"];
+  EXPECT_NEAR(mode["frequency"].get<double>(), 1.0 / kPi, 1e-9);
+  EXPECT_EQ(mode["unit"].get<std::string>(), "m");
+  EXPECT_NEAR(mode["amplitude"].get<double>(), 0.1, 1e-12);
+  double largest = 0.0;
+  for (const double x : page.q) largest = std::max(largest, std::abs(x));
+  EXPECT_NEAR(largest, 0.1, 1e-12);
+  const std::vector<std::string> columns = page.data["run"]["columns"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(columns.begin(), columns.end(), "modal_coordinate_m"), columns.end());
+}
+
 // Bug caught: K beyond the modes silently clamped, or a model with no mode animated as a
 // still picture: one line naming the count, exit status 2, no page written.
 TEST(ViewMode, ModeOutOfRangeNamesTheCount) {
