@@ -20,6 +20,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "mechdyn/analysis/mechanism_equilibrium.hpp"
+#include "mechdyn/flexible/equilibrium.hpp"
 
 namespace mechdyn::cli {
 
@@ -72,21 +73,6 @@ EquilibriumOptions equilibrium_options(const Model& model, const EquilibriumCliO
   return options;
 }
 
-// "link2_n3_uy": body, node (2 … n+1) and component of each elastic coordinate; "link2_m1" modal.
-std::vector<std::string> elastic_labels(const Model& model) {
-  static const char* const components[6] = {"ux", "uy", "uz", "thx", "thy", "thz"};
-  std::vector<std::string> out;
-  for (const Body& body : model.bodies) {
-    if (!body.flexible) continue;
-    const int ne = body.flexible->num_elastic();
-    for (int k = 0; k < ne; ++k) {
-      if (body.flexible->modes > 0) out.push_back(body.name + "_m" + std::to_string(k + 1));
-      else out.push_back(body.name + "_n" + std::to_string(k / 6 + 2) + "_" + components[k % 6]);
-    }
-  }
-  return out;
-}
-
 void json_markers(JsonWriter& json, const Model& model, const std::vector<Vec3>& markers) {
   json.key("markers");
   json.begin_array();
@@ -109,7 +95,7 @@ void json_names(JsonWriter& json, const Model& model, const std::vector<int>& jo
 
 void text_configuration(std::ostream& out, const Model& model, const VecX& q, const std::vector<Vec3>& markers) {
   const std::vector<CoordinateLabel> joints = configuration_labels(model);
-  const std::vector<std::string> elastic = elastic_labels(model);
+  const std::vector<std::string> elastic = elastic_coordinate_names(model);
   char line[200];
   out << "q\n";
   for (Eigen::Index i = 0; i < model.nq; ++i) {

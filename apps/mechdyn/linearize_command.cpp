@@ -66,15 +66,16 @@ void text_matrix(std::ostream& out, const char* title, const MatX& m, const std:
 
 std::string run_linearize(const LinearizeCliOptions& o) {
   const Model model = load_model(o.model_path);
-  for (const Body& body : model.bodies)
-    if (body.flexible)
-      throw UsageError(o.model_path + ": linearize is for rigid models; a model with flexible bodies has `mechdyn modes` "
-                                      "(docs/linearisation.md)");
   const VecX defaults = model.initial_configuration.size() == model.nq ? model.initial_configuration
                                                                        : model.neutral_configuration();
-  VecX q = parse_start_values(o.q, "--q", model, StartLevel::Configuration, defaults).values;
+  bool flexible = false;
+  for (const Body& body : model.bodies) flexible = flexible || body.flexible.has_value();
+  // nq numbers (joints, then elastic coordinates) for a model with flexible bodies
+  VecX q = flexible ? (o.q ? parse_number_list(*o.q, "--q", model.nq, "nq") : defaults)
+                    : parse_start_values(o.q, "--q", model, StartLevel::Configuration, defaults).values;
   check_and_normalize_quaternions(model, q, "--q");
-  const VecX v = parse_start_values(o.v, "--v", model, StartLevel::Velocity, VecX::Zero(model.nv)).values;
+  const VecX v = flexible ? (o.v ? parse_number_list(*o.v, "--v", model.nv, "nv") : VecX(VecX::Zero(model.nv)))
+                          : parse_start_values(o.v, "--v", model, StartLevel::Velocity, VecX::Zero(model.nv)).values;
   if (!std::isfinite(o.time)) throw UsageError("--t: the time must be a finite number");
   LinearizeOptions options;
   options.time = o.time;
@@ -131,7 +132,7 @@ std::string run_linearize(const LinearizeCliOptions& o) {
 
 void add_linearize_command(CLI::App& app, CommandRunner& selected) {
   auto o = std::make_shared<LinearizeCliOptions>();
-  CLI::App* sub = app.add_subcommand("linearize", "Linear state-space model A, B, C, D about a state (rigid models).");
+  CLI::App* sub = app.add_subcommand("linearize", "Linear state-space model A, B, C, D about a state.");
   sub->add_option("MODEL", o->model_path, "model file (YAML, model-format.md)")->required();
   sub->add_option("--q", o->q, "configuration: nq numbers or joint assignments (default initial_configuration or neutral)");
   sub->add_option("--v", o->v, "velocities: nv numbers or joint assignments (default 0)");

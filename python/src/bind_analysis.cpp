@@ -18,12 +18,6 @@ namespace mechdyn::python {
 
 namespace {
 
-bool is_flexible(const Model& model) {
-  for (const Body& body : model.bodies)
-    if (body.flexible) return true;
-  return false;
-}
-
 /// q0 given (nq numbers), else the model's initial configuration, else the neutral one —
 /// the start of `mechdyn static` / `modes`.
 VecX start_configuration(const Model& model, py::handle q0) {
@@ -178,9 +172,6 @@ py::dict linear_model_dict(const Model& model, const LinearModel& lm) {
 void bind_analysis(py::module_& m) {
   m.def("linearize", [](const Model& model, py::handle q, py::handle v, py::handle tau, double t, py::handle independent,
                         py::handle inputs, py::handle outputs) {
-    if (is_flexible(model))
-      throw InvalidArgument("linearize is for rigid models; a model with flexible bodies has natural_frequencies "
-                            "(docs/linearisation.md)");
     check_time(t);
     const VecX qv = owned_vector(q, model.nq, "q", "nq");
     const VecX vv = owned_vector(v, model.nv, "v", "nv");

@@ -94,7 +94,7 @@ MechanismModes flexible_modes(const Model& model, const Eigen::Ref<const VecX>& 
   out.threshold = r.threshold;
   out.locked = r.locked;
   out.damped_model = r.damped_model;
-  for (const auto& [frequency, ratio] : r.damped) out.damped.push_back({frequency, ratio});
+  for (const auto& [frequency, ratio] : r.damped) out.damped.push_back({frequency, ratio + 0.0});  // + 0: no −0
   out.eigenvalues = r.eigenvalues;
   out.shapes = r.shapes;
   out.q = r.equilibrium.q;

@@ -3,6 +3,7 @@
 #include "mechdyn/analysis/linearize.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include <Eigen/Cholesky>
@@ -11,6 +12,7 @@
 #include "mechdyn/dynamics/derivative_data.hpp"
 #include "mechdyn/dynamics/force_elements.hpp"
 #include "mechdyn/errors.hpp"
+#include "mechdyn/flexible/equilibrium.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/kinematics/jacobians.hpp"
 #include "mechdyn/math/skew.hpp"
@@ -97,8 +99,7 @@ void input_forces(const Model& model, const LinearizeOptions& options, const Eig
     for (const Joint& joint : model.joints)
       if (joint.actuated && joint.nv > 0) coordinate_names(joint, "tau_", "tau_", inputs);
   forces = MatX::Zero(model.nv, static_cast<Eigen::Index>(inputs.size()));
-  Data element_data(model, DenseWorkspace::None);
-  bool elements_evaluated = false;
+  std::optional<Data> element_data;  // made for a servo input only (rigid models)
   for (std::size_t u = 0; u < inputs.size(); ++u) {
     const std::string& name = inputs[u];
     const Eigen::Index col = static_cast<Eigen::Index>(u);
@@ -112,12 +113,12 @@ void input_forces(const Model& model, const LinearizeOptions& options, const Eig
       for (std::size_t e = 0; e < model.forces.size(); ++e)
         if (model.forces[e].name == servo && model.forces[e].type == ForceElementType::JointServo) found = static_cast<int>(e);
       if (found < 0) throw InvalidArgument("linearize: input '" + name + "' names no joint-servo element");
-      if (!elements_evaluated) {
-        force_elements(model, element_data, q, v, options.time);
-        elements_evaluated = true;
+      if (!element_data) {
+        element_data.emplace(model, DenseWorkspace::None);
+        force_elements(model, *element_data, q, v, options.time);
       }
       const ForceElement& element = model.forces[static_cast<std::size_t>(found)];
-      const bool saturated = std::abs(element_data.element_value[static_cast<std::size_t>(found)]) >=
+      const bool saturated = std::abs(element_data->element_value[static_cast<std::size_t>(found)]) >=
                              element.max_effort * (1.0 - 1e-12);
       const int k = model.joints[static_cast<std::size_t>(element.joint)].v_index;
       forces(k, col) = saturated ? 0.0 : element.stiffness;  // δQ = k_p δ(target) below the clamp
@@ -348,6 +349,57 @@ LinearModel linearize_general(const Model& model, const Eigen::Ref<const VecX>& 
   return out;
 }
 
+// A model with flexible bodies and no closure rows: x = (δq, v) over every coordinate
+// (joints, then elastic ones), A = [[0, 1], [−M⁻¹K, −M⁻¹C]] from the FFR system's differenced
+// tangents (flexible/equilibrium.hpp, flexible_linearisation), B = [0; M⁻¹ S_u]. Spherical and
+// free joints must be at rest (their tangent's kinematic term is not formed here).
+LinearModel linearize_flexible(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
+                               const LinearizeOptions& options) {
+  if (!options.outputs.empty() || !options.independent.empty())
+    throw InvalidArgument("linearize: named outputs and independent joints are not available for models with flexible "
+                          "bodies (the state is every coordinate)");
+  for (const Joint& joint : model.joints)
+    if ((joint.type == JointType::Spherical || joint.type == JointType::Free) &&
+        !v.segment(joint.v_index, joint.nv).isZero(0.0))
+      throw InvalidArgument("linearize: joint '" + joint.name + "' turns (v ≠ 0): the tangent term of a spherical or "
+                            "free joint is not formed for models with flexible bodies");
+  for (const std::string& name : options.inputs)
+    if (starts_with(name, "target_"))
+      throw InvalidArgument("linearize: servo targets as inputs are not available for models with flexible bodies");
+  StaticOptions so;
+  so.time = options.time;
+  so.efforts = options.tau;
+  const FlexibleSystem system = make_flexible_system(model);
+  FlexibleSystemData data(model, system);
+  const FlexibleLinearisation lin = flexible_linearisation(model, system, data, VecX(q), VecX(v), so);
+  const Eigen::Index nv = model.nv;
+  const Eigen::LLT<MatX> llt(lin.mass);
+  const MatX inverse_mass = llt.solve(MatX::Identity(nv, nv));
+  LinearModel out;
+  for (std::size_t j = 0; j < model.joints.size(); ++j)
+    if (model.joints[j].nv > 0) out.independent_joints.push_back(static_cast<int>(j));
+  out.q = q;
+  out.v = v;
+  out.a = lin.acceleration;
+  for (const std::string& prefix : {std::string("q"), std::string("v")}) {
+    for (int j : out.independent_joints)
+      coordinate_names(model.joints[static_cast<std::size_t>(j)], prefix + "_", prefix == "q" ? "dq_" : "v_", out.state);
+    for (const std::string& name : elastic_coordinate_names(model)) out.state.push_back(prefix + "_" + name);
+  }
+  out.A = MatX::Zero(2 * nv, 2 * nv);
+  out.A.topRightCorner(nv, nv).setIdentity();
+  out.A.bottomLeftCorner(nv, nv) = -inverse_mass * lin.stiffness;
+  out.A.bottomRightCorner(nv, nv) = -inverse_mass * lin.damping;
+  MatX forces;
+  input_forces(model, options, q, v, out.inputs, forces);
+  out.B = MatX::Zero(2 * nv, forces.cols());
+  out.B.bottomRows(nv) = inverse_mass * forces;
+  out.outputs = out.state;
+  out.C = MatX::Identity(2 * nv, 2 * nv);
+  out.D = MatX::Zero(2 * nv, forces.cols());
+  return out;
+}
+
 void check_friction(const Model& model) {
   for (const Joint& joint : model.joints)
     if (joint.friction)
@@ -375,6 +427,13 @@ LinearizeWorkspace::LinearizeWorkspace(const Model& model)
 
 LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
                       const LinearizeOptions& options) {
+  for (const Body& body : model.bodies)
+    if (body.flexible) {  // the FFR system's own workspace (no rigid Data)
+      if (q.size() != model.nq || v.size() != model.nv || !q.allFinite() || !v.allFinite())
+        throw InvalidArgument("linearize: q and v must hold nq = " + std::to_string(model.nq) + " and nv = " +
+                              std::to_string(model.nv) + " finite numbers");
+      return linearize_flexible(model, q, v, options);
+    }
   LinearizeWorkspace workspace(model);
   LinearModel out;
   linearize(model, workspace, q, v, options, out);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
@@ -95,6 +96,7 @@ MechanismEquilibrium mechanism_equilibrium(const Model& model, const Eigen::Ref<
     for (Eigen::Index c : free) n = std::max(n, std::abs(res[c]));
     return n;
   };
+  double transient_shift = 0.0, previous_error = 0.0;  // μ of the pseudo-transient steps (0: Newton)
   for (int iteration = 0;; ++iteration) {
     result.q = rd.q;
     const double error = free_norm(r);
@@ -123,31 +125,56 @@ MechanismEquilibrium mechanism_equilibrium(const Model& model, const Eigen::Ref<
     ReducedDynamics trial;
     VecX trial_r;
     bool accepted = false;
-    for (int attempt = 0; attempt <= 14 && !accepted; ++attempt) {
-      const double mu = attempt == 0 ? 0.0 : shift_scale * std::pow(10.0, attempt - 7);
-      const Eigen::FullPivLU<MatX> lu(tangent + mu * mass);
-      if (!lu.isInvertible()) continue;
-      VecX step = -lu.solve(rf);
-      if (!step.allFinite()) continue;
-      const double largest = step.size() > 0 ? step.cwiseAbs().maxCoeff() : 0.0;
-      if (largest > 0.5) step *= 0.5 / largest;
-      // Halve while the residual does not decrease (backtracking on ‖r_F‖∞).
-      for (int halving = 0; halving <= 10 && !accepted; ++halving) {
-        for (Eigen::Index c = 0; c < nf; ++c) full_step[free[static_cast<std::size_t>(c)]] = step[c];
-        try {
-          const VecX moved = move_independent(model, result.q, independent, full_step, options.assembly);
-          trial_r = residual_at(moved, trial);
-          accepted = free_norm(trial_r) < error;
-        } catch (const SolverError&) {
-          accepted = false;  // the step left the assembly's reach: shorter
+    if (transient_shift == 0.0) {  // Newton with a monotone line search, then shifted steps
+      for (int attempt = 0; attempt <= 14 && !accepted; ++attempt) {
+        const double mu = attempt == 0 ? 0.0 : shift_scale * std::pow(10.0, attempt - 7);
+        const Eigen::FullPivLU<MatX> lu(tangent + mu * mass);
+        if (!lu.isInvertible()) continue;
+        VecX step = -lu.solve(rf);
+        if (!step.allFinite()) continue;
+        const double largest = step.size() > 0 ? step.cwiseAbs().maxCoeff() : 0.0;
+        if (largest > 0.5) step *= 0.5 / largest;
+        // Halve while ‖r_F‖∞ does not decrease enough (backtracking).
+        for (int halving = 0; halving <= 10 && !accepted; ++halving) {
+          for (Eigen::Index c = 0; c < nf; ++c) full_step[free[static_cast<std::size_t>(c)]] = step[c];
+          try {
+            const VecX moved = move_independent(model, result.q, independent, full_step, options.assembly);
+            trial_r = residual_at(moved, trial);
+            accepted = free_norm(trial_r) < (1.0 - 1e-4) * error;  // a sufficient decrease
+          } catch (const SolverError&) {
+            accepted = false;  // the step left the assembly's reach: shorter
+          }
+          if (!accepted) step *= 0.5;
         }
-        if (!accepted) step *= 0.5;
+      }
+      if (!accepted) {  // a plateau of the residual (a saturated servo): pseudo-transient continuation
+        const Eigen::LLT<MatX> mass_llt(mass);
+        const VecX descent = mass_llt.solve(rf);  // M⁻¹ r: the acceleration from rest, reversed
+        const double largest = descent.size() > 0 ? descent.cwiseAbs().maxCoeff() : 0.0;
+        if (!(largest > 0.0) || !descent.allFinite())
+          throw SolverError("static: no step lowers the force residual (" + std::to_string(error) +
+                            "): no equilibrium within reach of the start (a free body, an unheld mechanism motion "
+                            "under a load, or a singular configuration)");
+        transient_shift = largest / 0.1;  // the first transient step moves about 0.1 rad (or m)
       }
     }
-    if (!accepted)
-      throw SolverError("static: no step lowers the force residual (" + std::to_string(error) +
-                        "): no equilibrium within reach of the start (a free body, an unheld mechanism motion under a "
-                        "load, or a singular configuration)");
+    if (!accepted) {
+      // Pseudo-transient continuation (Kelley & Keyes, SIAM J. Numer. Anal. 35 (1998) 508–523):
+      // (K + μ M) δ = −r with μ = 1/Δt² following the residual (switched evolution relaxation:
+      // μ ← μ (‖r_n‖/‖r_{n−1}‖)²), every step taken; on a plateau the steps follow the
+      // acceleration from rest −M⁻¹ r, near the equilibrium μ → 0 and the step is Newton's.
+      if (previous_error > 0.0) transient_shift *= std::pow(error / previous_error, 2);
+      const Eigen::FullPivLU<MatX> lu(tangent + transient_shift * mass);
+      VecX step = lu.isInvertible() ? VecX(-lu.solve(rf)) : VecX(-rf / std::max(transient_shift, 1e-300));
+      const double largest = step.size() > 0 ? step.cwiseAbs().maxCoeff() : 0.0;
+      if (!step.allFinite() || !(largest > 0.0))
+        throw SolverError("static: the pseudo-transient step failed (residual " + std::to_string(error) + ")");
+      if (largest > 0.5) step *= 0.5 / largest;
+      for (Eigen::Index c = 0; c < nf; ++c) full_step[free[static_cast<std::size_t>(c)]] = step[c];
+      const VecX moved = move_independent(model, result.q, independent, full_step, options.assembly);
+      trial_r = residual_at(moved, trial);
+      previous_error = error;
+    }
     rd = trial;
     r = trial_r;
   }

@@ -146,7 +146,7 @@ MechanismModes mechanism_modes(const Model& model, const Eigen::Ref<const VecX>&
     const double magnitude = std::abs(lambda);
     // an oscillatory pair: Im λ > 0, above the threshold and above round-off of |λ|
     if (lambda.imag() > std::max(two_pi * options.threshold, 1e-9 * magnitude))
-      result.damped.push_back({lambda.imag() / two_pi, -lambda.real() / magnitude});
+      result.damped.push_back({lambda.imag() / two_pi, -lambda.real() / magnitude + 0.0});  // + 0: no −0
   }
   std::sort(result.damped.begin(), result.damped.end(),
             [](const DampedMode& a, const DampedMode& b) { return a.frequency < b.frequency; });

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
+#include <cstdio>
 #include <string>
 
+#include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
@@ -14,6 +17,12 @@ namespace mechdyn::testing {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+
+std::string format_17g_text(double x) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return buffer;
+}
 
 void expect_one_line(const CliResult& r, int status, const std::string& fragment) {
   EXPECT_EQ(r.status, status) << r.err;
@@ -93,12 +102,45 @@ TEST(LinearisationCli, BadInputIsOneLineWithStatusTwo) {
   expect_one_line(run_cli("linearize " + kFourBar + " --tau 1,2"), 2, "--tau");
   expect_one_line(run_cli("linearize " + source_path("examples/models/five_axis_tree_coulomb_viscous.yaml")), 2,
                   "friction");
-  expect_one_line(run_cli("linearize " + source_path("examples/models/flexible_arm.yaml")), 2, "flexible");
+  expect_one_line(run_cli("linearize " + source_path("examples/models/flexible_arm.yaml") + " --outputs tip"), 2,
+                  "flexible");
   expect_one_line(run_cli("static " + kPendulum + " --locked sometimes"), 2, "--locked");
   expect_one_line(run_cli("modes " + kPendulum + " --t nan"), 2, "--t");
   expect_one_line(run_cli("static " + source_path("examples/models/flexible_arm.yaml") + " --tau 1"), 2, "--tau");
   const std::string missing = temporary_path("missing.yaml");
   expect_one_line(run_cli("linearize " + missing), 2, missing);
+}
+
+// A model with flexible bodies: linearize's A over every coordinate against the modes'
+// first-order eigenvalues, computed by the null-space reduction of flexible/ (another
+// assembly of the same linearisation). Catches a wrong sign or block of A, or a state that
+// is not the contract's (joints, then elastic coordinates).
+TEST(LinearisationCli, FlexibleArmLinearModelHasTheModesEigenvalues) {
+  const std::string arm = source_path("examples/models/flexible_arm.yaml");
+  const CliResult m = run_cli("modes " + arm + " --locked none --json");
+  ASSERT_EQ(m.status, 0) << m.err;
+  const nlohmann::json modes = nlohmann::json::parse(m.out);
+  std::string q;
+  for (const auto& x : modes["q"]) q += (q.empty() ? "" : ",") + format_17g_text(x.get<double>());
+  const CliResult l = run_cli("linearize " + arm + " --q=" + q + " --json");
+  ASSERT_EQ(l.status, 0) << l.err;
+  const nlohmann::json lin = nlohmann::json::parse(l.out);
+  const std::size_t n = lin["state"].size();
+  ASSERT_EQ(n, 2u * 26u);
+  EXPECT_EQ(lin["state"][0], "q_link1");
+  EXPECT_EQ(lin["state"][2], "q_link2_n2_ux");
+  EXPECT_EQ(lin["state"][26], "v_link1");
+  Eigen::MatrixXd a(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t c = 0; c < n; ++c) a(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = lin["A"][r][c];
+  const Eigen::EigenSolver<Eigen::MatrixXd> eigen(a, false);
+  ASSERT_EQ(modes["eigenvalues"].size(), n);
+  for (const auto& e : modes["eigenvalues"]) {  // every eigenvalue of the modes is one of A's
+    const std::complex<double> lambda(e[0].get<double>(), e[1].get<double>());
+    double nearest = 1e300;
+    for (Eigen::Index k = 0; k < eigen.eigenvalues().size(); ++k) nearest = std::min(nearest, std::abs(eigen.eigenvalues()[k] - lambda));
+    EXPECT_LT(nearest, 1e-5 * (1.0 + std::abs(lambda))) << lambda;
+  }
 }
 
 TEST(LinearisationCli, NoEquilibriumIsStatusThree) {

@@ -468,3 +468,31 @@ TEST(Linearisation, BadInputIsRefused) {
 
 }  // namespace
 }  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// A point-mass arm under gravity held by a stiff, clamped servo, started far from its
+// target: the servo is saturated there (a plateau of the residual). Catches an iteration
+// that stalls on the plateau. Expected: k_p (target − q) = m g l cos q, solved here by
+// bisection on the unsaturated band.
+TEST(Linearisation, StaticLeavesTheSaturatedPlateauOfAServo) {
+  const double m = 2.0, g = 9.81, l = 0.5, kp = 2000.0, target = 0.6, clamp = 12.0;
+  const Model model = parse_model_string(
+      "mechdyn: 3\nname: clamped\ngravity: [0, -9.81, 0]\nbodies:\n"
+      "  - name: arm\n    parent: ground\n    joint: {name: J, type: revolute, axis: [0, 0, 1], origin: [0, 0, 0]}\n"
+      "    mass: 2.0\n    com: [0.5, 0, 0]\n    inertia: {diag: [0, 0, 0]}\n"
+      "forces:\n  - {name: servo, type: joint-servo, joint: J, stiffness: 2000, damping: 10, max_effort: 12, target: '0.6'}\n",
+      "clamped");
+  double lo = target - clamp / kp - 0.01, hi = target + clamp / kp + 0.01;
+  auto f = [&](double q) { return kp * (target - q) - m * g * l * std::cos(q); };
+  for (int k = 0; k < 200; ++k) (f(0.5 * (lo + hi)) > 0.0 ? lo : hi) = 0.5 * (lo + hi);
+  EquilibriumOptions options;
+  options.lock_actuated = false;
+  const MechanismEquilibrium eq = mechanism_equilibrium(model, VecX::Constant(1, -0.4), options);
+  EXPECT_NEAR(eq.q[0], 0.5 * (lo + hi), 1e-10);
+  EXPECT_TRUE(eq.stable);
+}
+
+}  // namespace
+}  // namespace mechdyn

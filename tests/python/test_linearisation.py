@@ -220,8 +220,11 @@ def test_arguments_are_checked(source):
     with pytest.raises(mechdyn.InvalidArgument, match="locked"):
         mechdyn.static_equilibrium(rigid, locked="some")
     flexible = mechdyn.load_model(str(source / "examples/models/flexible_arm.yaml"))
-    with pytest.raises(mechdyn.InvalidArgument, match="rigid models"):
-        mechdyn.linearize(flexible, flexible.neutral_configuration(), np.zeros(flexible.nv))
+    # a model with flexible bodies: every coordinate is a state; named outputs are refused
+    lin = mechdyn.linearize(flexible, flexible.neutral_configuration(), np.zeros(flexible.nv))
+    assert lin["A"].shape == (2 * flexible.nv, 2 * flexible.nv)
+    with pytest.raises(mechdyn.InvalidArgument, match="flexible"):
+        mechdyn.linearize(flexible, flexible.neutral_configuration(), np.zeros(flexible.nv), outputs=["tip"])
     # flexible models take tau, t, v and locked='none' (flexible/equilibrium.hpp), not named
     # independent coordinates (the constraints are eliminated by a null-space basis)
     with pytest.raises(mechdyn.InvalidArgument, match="flexible"):

@@ -19,7 +19,10 @@
 // world positions and velocities (`<marker>`, `<marker>_velocity`: three rows each);
 // D = 0 for these outputs. The marker velocity's position derivative at v ≠ 0 is a
 // centred difference (kinematics with re-assembly, ~1e-9 relative), everything else is
-// analytical. Allocates (an analysis).
+// analytical. A model with flexible bodies and no loops or couplings: x = (δq, v) over
+// every coordinate (joints, then elastic ones named q_<body>_n<node>_<component>), A from
+// the FFR system's differenced tangents (flexible/equilibrium.hpp, flexible_linearisation);
+// with loops or couplings refused (its modes: mechanism_modes). Allocates (an analysis).
 #pragma once
 
 #include <string>
@@ -46,9 +49,9 @@ struct LinearModel {
   VecX q, v, a;                                     // the operating point (assembled, completed) and q̈ there
 };
 
-/// Preallocated workspace of linearize for repeated calls on one model: a tree's linear
-/// model (default outputs) then allocates nothing after the first call (closed chains and
-/// named outputs still allocate: they are analyses).
+/// Preallocated workspace of linearize for repeated calls on one rigid model: a tree's
+/// linear model (default outputs) then allocates nothing after the first call (closed chains
+/// and named outputs still allocate: they are analyses). Not for models with flexible bodies.
 struct LinearizeWorkspace {
   explicit LinearizeWorkspace(const Model& model);
   Data data;                      // the elements' stage and the kinematic term's kinematics

@@ -13,7 +13,11 @@
 // tangent is singular (a horizontal link under gravity: zero stiffness) or no halving
 // helps, the shifted step (K + μ M) δ = −r is tried with μ = 1e-6 … 1e7 × ‖K‖/‖M‖: towards
 // the mass-weighted steepest descent of the potential (Levenberg–Marquardt's idea, Nocedal
-// & Wright, "Numerical Optimization", 2nd ed., §10.3). Converged when ‖r‖∞ ≤ tolerance · (1 + ‖Gᵀ g‖∞ at the start).
+// & Wright, "Numerical Optimization", 2nd ed., §10.3); when no step lowers ‖r‖∞ enough
+// (a plateau: a saturated servo exerts a constant effort), the iteration turns into
+// pseudo-transient continuation, (K + μ M) δ = −r with μ = 1/Δt² following the residual
+// (Kelley & Keyes 1998), every step taken: along the acceleration from rest on the plateau,
+// Newton's step near the equilibrium. Converged when ‖r‖∞ ≤ tolerance · (1 + ‖Gᵀ g‖∞ at the start).
 // Stable when the symmetric part of K_FF at the equilibrium is positive definite (its
 // smallest eigenvalue above 1e-9 of its largest magnitude); a mechanism with no free
 // coordinate is stable. No convergence: SolverError (exit status 3 from the CLI).

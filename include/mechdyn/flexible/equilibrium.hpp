@@ -100,4 +100,19 @@ ModesResult natural_frequencies(const Model& model, const FlexibleSystem& system
 ModesResult natural_frequencies_at(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
                                    const VecX& q, const VecX& v, bool lock_actuated, const StaticOptions& options = {});
 
+/// The linearised equations of motion about (q, v) of a model with flexible bodies and no
+/// closure rows (loops or couplings: InvalidArgument): M, K = ∂R/∂q, C = ∂R/∂v of
+/// R = M a* + h(q, v, t) − τ at a* = M⁻¹ (τ − h) (central differences, step options.step;
+/// τ = options.efforts, t = options.time). flexible_linearisation.cpp.
+struct FlexibleLinearisation {
+  VecX acceleration;  // a*
+  MatX mass, stiffness, damping;
+};
+FlexibleLinearisation flexible_linearisation(const Model& model, const FlexibleSystem& system, FlexibleSystemData& data,
+                                             const VecX& q, const VecX& v, const StaticOptions& options = {});
+
+/// Names of the elastic coordinates: "<body>_n<node>_<ux|uy|uz|thx|thy|thz>" (nodes 2 … n+1)
+/// or "<body>_m<k>" for modal bodies, in the order of q's elastic part.
+std::vector<std::string> elastic_coordinate_names(const Model& model);
+
 }  // namespace mechdyn
