@@ -1,5 +1,6 @@
 // Python bindings: Model, Data and model files (YAML, URDF, SDFormat, MJCF in and out).
 // docs/python.md; C++: model/model.hpp, model/data.hpp, io/model_file.hpp, io/robot_files.hpp.
+#include <cmath>
 #include <pybind11/stl.h>
 
 #include "common.hpp"
@@ -186,11 +187,34 @@ void bind_model(py::module_& m) {
                " loops>";
       });
 
-  m.def("load_model", [](const std::string& path, bool merge_fixed_joints, bool floating_base, bool joint_dynamics) {
+  m.def("load_model", [](const std::string& path, bool merge_fixed_joints, bool floating_base, bool joint_dynamics,
+                         py::handle limit_stops) {
     ImportOptions options;
     options.merge_fixed_joints = merge_fixed_joints;
     options.floating_base = floating_base;
     options.joint_dynamics = joint_dynamics;
+    if (!limit_stops.is_none()) {  // K or (K, C), as `mechdyn convert --limit-stops K[,C]`
+      std::vector<double> values;
+      if (py::isinstance<py::float_>(limit_stops) || py::isinstance<py::int_>(limit_stops)) {
+        values.push_back(limit_stops.cast<double>());
+      } else {
+        try {
+          values = limit_stops.cast<std::vector<double>>();
+        } catch (const py::cast_error&) {
+          throw InvalidArgument("limit_stops must be a stiffness K or a pair (K, C)");
+        }
+      }
+      if (values.empty() || values.size() > 2)
+        throw InvalidArgument("limit_stops must be a stiffness K or a pair (K, C)");
+      LimitStops stops;
+      stops.stiffness = values[0];
+      stops.damping = values.size() > 1 ? values[1] : 0.0;
+      if (!(stops.stiffness > 0.0) || !std::isfinite(stops.stiffness))
+        throw InvalidArgument("limit_stops: the stiffness K must be a finite number > 0");
+      if (!(stops.damping >= 0.0) || !std::isfinite(stops.damping))
+        throw InvalidArgument("limit_stops: the damping C must be a finite number >= 0");
+      options.limit_stops = stops;
+    }
     std::vector<std::string> warnings;
     std::shared_ptr<Model> model;
     {
@@ -200,8 +224,10 @@ void bind_model(py::module_& m) {
     emit_warnings(warnings);
     return model;
   }, py::arg("path"), py::arg("merge_fixed_joints") = false, py::arg("floating_base") = false,
-     py::arg("joint_dynamics") = true,
-     "Loads a model file of any format: mechdyn YAML, URDF, SDFormat or MJCF (docs/robot-files.md).");
+     py::arg("joint_dynamics") = true, py::arg("limit_stops") = py::none(),
+     "Loads a model file of any format: mechdyn YAML, URDF, SDFormat or MJCF (docs/robot-files.md). "
+     "limit_stops: K or (K, C) adds a joint-stop element '<joint>_stop' at the position limits of every joint of "
+     "one coordinate (stiffness K, damping C), as `mechdyn convert --limit-stops K[,C]`.");
   m.def("load_model_file", [](const std::string& path) {
     std::vector<std::string> warnings;
     std::shared_ptr<Model> model;

@@ -574,3 +574,30 @@ def test_coupling_effort_at_one_state_equals_its_closed_form_and_the_command_lin
     assert solved["tau"][0] == pytest.approx(0.3 * a[0] - 0.4 * t + r * effort, rel=1e-12)
     cli = run_eval(path, q, v, a, t)
     assert cli["couplings"] == [{"name": "gear", "effort": pytest.approx(effort, rel=1e-12)}]
+
+
+def test_load_model_adds_limit_stops_at_the_urdf_limits():
+    # The stops sit at the limits the URDF states (read here from the file's text, not from
+    # mechdyn): catches a stop at the wrong joint or limit, or the option being ignored.
+    import xml.etree.ElementTree as ET
+
+    path = str(SOURCE / "tests/data/robots/wam.urdf")
+    limits = {}
+    for joint in ET.parse(path).getroot().iter("joint"):
+        limit = joint.find("limit")
+        if joint.get("type") in ("revolute", "prismatic") and limit is not None:
+            limits[joint.get("name")] = (float(limit.get("lower")), float(limit.get("upper")))
+    plain = mechdyn.load_model(path)
+    assert not any(e.type == "joint-stop" for e in plain.forces)
+    model = mechdyn.load_model(path, limit_stops=(2e4, 15.0))
+    stops = {e.name: e for e in model.forces if e.type == "joint-stop"}
+    assert len(stops) == len(limits) > 0
+    for name, (lower, upper) in limits.items():
+        stop = stops[name + "_stop"]
+        assert stop.lower == lower and stop.upper == upper
+        assert stop.stiffness == 2e4 and stop.damping == 15.0
+    only_k = mechdyn.load_model(path, limit_stops=1e3)
+    assert all(e.damping == 0.0 for e in only_k.forces if e.type == "joint-stop")
+    for bad in (0.0, -1.0, (1e3, -1.0), (1, 2, 3), "stiff", float("nan")):
+        with pytest.raises(mechdyn.InvalidArgument, match="limit_stops"):
+            mechdyn.load_model(path, limit_stops=bad)
