@@ -259,6 +259,8 @@ void finalize_model(Model& model, const std::string& source) {
       if (!finite(bp->point)) fail(source, element, "point is not finite");
     }
     if (loop.a.body == loop.b.body) fail(source, element, "a and b are the same body");
+    // model-format.md: a is a body, b a body or ground (what the reader and writer assume).
+    if (loop.a.body == kGround) fail(source, element, "a.body must be a body, not ground (put ground in b)");
   }
   for (const Marker& marker : model.markers) {
     if (marker.at.body != kGround && (marker.at.body < 0 || marker.at.body >= n))
