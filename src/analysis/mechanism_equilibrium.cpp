@@ -11,6 +11,9 @@
 #include <Eigen/LU>
 
 #include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/constraints/closed_chain_inverse_dynamics.hpp"
+#include "mechdyn/dynamics/force_elements.hpp"
+#include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/kinematics/jacobians.hpp"
@@ -55,6 +58,24 @@ VecX assembled_start(const Model& model, const Eigen::Ref<const VecX>& q_start, 
   return q;
 }
 
+VecX holding_efforts(const Model& model, const Eigen::Ref<const VecX>& q, const VecX& tau, double time) {
+  Data data(model, DenseWorkspace::All);
+  VecX qq = q, v = VecX::Zero(model.nv), a = VecX::Zero(model.nv);
+  force_elements(model, data, qq, v, time);
+  VecX out;
+  if (model.has_constraints()) {
+    // the actuated efforts at rest (minimum norm with redundant actuation), minus the applied τ
+    out = closed_chain_inverse_dynamics(model, data, qq, v, a);
+    for (int k : data.passive_dofs) out[k] = 0.0;
+    for (int k : data.actuated_dofs) out[k] -= tau[k];
+  } else {
+    out = rnea(model, data, qq, v, a) - data.applied_force - tau;
+  }
+  for (const Joint& joint : model.joints)
+    if (!joint.actuated) out.segment(joint.v_index, joint.nv).setZero();
+  return out;
+}
+
 }  // namespace detail
 
 MechanismEquilibrium mechanism_equilibrium(const Model& model, const Eigen::Ref<const VecX>& q_start,
@@ -75,6 +96,14 @@ MechanismEquilibrium mechanism_equilibrium(const Model& model, const Eigen::Ref<
   const std::vector<int> all = joint_coordinates(model, independent);
   const std::vector<Eigen::Index> free = detail::positions_of(all, joint_coordinates(model, result.free_joints));
   const Eigen::Index nf = static_cast<Eigen::Index>(free.size()), ni = static_cast<Eigen::Index>(all.size());
+  if (nf == 0) {  // nothing free (every joint held, or a structure): the assembled start, and what holds it
+    result.stable = true;
+    result.held_efforts = detail::holding_efforts(model, result.q, tau, options.time);
+    Data data(model);
+    forward_kinematics(model, data, result.q);
+    marker_positions(model, data, result.markers);
+    return result;
+  }
 
   ReducedDynamicsOptions reduced;
   reduced.time = options.time;

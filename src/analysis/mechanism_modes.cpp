@@ -60,6 +60,12 @@ MechanismModes mechanism_modes(const Model& model, const Eigen::Ref<const VecX>&
     q = equilibrium.q;
     result.free_joints = equilibrium.free_joints;
   }
+  if (result.free_joints.empty()) {  // nothing free: no mode (every joint held, or a structure)
+    result.q = q;
+    result.v = v;
+    result.shapes.resize(model.nv, 0);
+    return result;
+  }
   std::vector<int> independent = result.free_joints;
   independent.insert(independent.end(), locked.begin(), locked.end());
   std::sort(independent.begin(), independent.end());

@@ -21,4 +21,9 @@ std::vector<int> held_joints(const Model& model, bool lock_actuated);
 /// q_start with the loops closed (the model's actuated joints kept; no singularity check).
 VecX assembled_start(const Model& model, const Eigen::Ref<const VecX>& q_start, const AssemblyOptions& assembly);
 
+/// The efforts the actuated joints need to hold q at rest under gravity, the force elements
+/// at `time` and the applied efforts τ (closed chains: minimum-norm with redundant
+/// actuation); zero at passive coordinates.
+VecX holding_efforts(const Model& model, const Eigen::Ref<const VecX>& q, const VecX& tau, double time);
+
 }  // namespace mechdyn::detail
