@@ -33,10 +33,11 @@ void solve_articulated(const Model& model, DerivativeData& work, double* x);
 /// symmetric, so either way), whose rows below a column's own index are 0 and skipped.
 enum class SolveLayout { Columns, Rows, Identity };
 
-/// Which build of the sweeps runs: the best the machine has (x86-64 with AVX2 and FMA: the
-/// variant compiled for them), or the baseline's (what every other machine runs; chosen
-/// by the test that the two agree).
-enum class SolveVariant { Best, Baseline };
+/// Which build of the sweeps runs: the best the machine has (x86-64 with AVX-512: 8
+/// right-hand sides a register on one path; with AVX2 and FMA: 4), the AVX2 one (where the
+/// machine has it, else the baseline's), or the baseline's (what every other machine runs);
+/// chosen by the test that they agree.
+enum class SolveVariant { Best, Avx2, Baseline };
 
 /// X = M⁻¹ X in place for the nv columns of X (eqs. D24–D25), after articulated_axes.
 void solve_articulated(const Model& model, DerivativeData& work, MatX& matrix, SolveLayout layout,

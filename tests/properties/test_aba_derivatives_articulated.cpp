@@ -176,12 +176,13 @@ TEST(AbaDerivativesArticulated, MatchDenseAlgebraOnTheMassMatrixAndItsFactor) {
   }
 }
 
-// Bug caught: one of the two builds of the sweeps wrong — the AVX2+FMA variant chosen at run
-// time where the machine has it (all that the tests above can run here) or the x86-64
-// baseline's (what every other machine runs) — or one of the three storages of the
-// right-hand sides (column-major, transposed, the identity's half of M⁻¹) mishandled:
-// each against Eigen's LDLᵀ of CRBA's M on random right-hand sides, to 1e-9, and the two
-// builds against each other, to 1e-12.
+// Bug caught: one of the builds of the sweeps wrong — the best the machine has (AVX-512's 8
+// right-hand sides a block on a path, or AVX2+FMA: all that the tests above can run here),
+// the AVX2+FMA variant (on a machine with AVX-512 the Best runs only on trees and columns),
+// or the x86-64 baseline's (what every other machine runs) — or one of the three storages
+// of the right-hand sides (column-major, transposed, the identity's half of M⁻¹) mishandled
+// (a ragged last block of 8 included: nv = 19, 22, …): each against Eigen's LDLᵀ of CRBA's
+// M on random right-hand sides, to 1e-9, and each build against the baseline's, to 1e-12.
 TEST(AbaDerivativesArticulated, BothBuildsAndEveryStorageSolveTheMassMatrix) {
   using detail::SolveLayout;
   using detail::SolveVariant;
@@ -200,15 +201,16 @@ TEST(AbaDerivativesArticulated, BothBuildsAndEveryStorageSolveTheMassMatrix) {
     for (const SolveLayout layout : {SolveLayout::Columns, SolveLayout::Rows, SolveLayout::Identity}) {
       const MatX& b = layout == SolveLayout::Identity ? identity : right;
       const MatX expected = dense.solve(b);
-      MatX solved[2];
-      for (const SolveVariant variant : {SolveVariant::Best, SolveVariant::Baseline}) {
+      MatX solved[3];
+      for (const SolveVariant variant : {SolveVariant::Best, SolveVariant::Avx2, SolveVariant::Baseline}) {
         MatX x = layout == SolveLayout::Rows ? MatX(b.transpose()) : b;
         detail::solve_articulated(model, work, x, layout, variant);
         if (layout == SolveLayout::Rows) x.transposeInPlace();
         EXPECT_LT(relative_difference(x, expected), 1e-9) << static_cast<int>(layout);
-        solved[variant == SolveVariant::Best ? 0 : 1] = x;
+        solved[static_cast<int>(variant)] = x;
       }
-      EXPECT_LT(relative_difference(solved[0], solved[1]), 1e-12) << static_cast<int>(layout);
+      EXPECT_LT(relative_difference(solved[0], solved[2]), 1e-12) << static_cast<int>(layout);
+      EXPECT_LT(relative_difference(solved[1], solved[2]), 1e-12) << static_cast<int>(layout);
     }
   }
 }
