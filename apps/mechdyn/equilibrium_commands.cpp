@@ -33,6 +33,7 @@ struct EquilibriumCliOptions {
   bool json = false;
   std::string locked = "actuated";
   std::string independent;
+  std::string friction = "refuse";
 };
 
 bool is_flexible(const Model& model) {
@@ -70,6 +71,7 @@ EquilibriumOptions equilibrium_options(const Model& model, const EquilibriumCliO
   if (o.tau) options.tau = parse_number_list(*o.tau, "--tau", model.nv, "nv");
   options.lock_actuated = o.locked == "actuated";
   options.independent = split_names(o.independent);
+  options.friction = o.friction == "viscous" ? FrictionTreatment::ViscousOnly : FrictionTreatment::Refuse;
   return options;
 }
 
@@ -277,6 +279,10 @@ void add_common(CLI::App* sub, const std::shared_ptr<EquilibriumCliOptions>& o) 
       ->check(CLI::IsMember({"actuated", "none"}));
   sub->add_option("--independent", o->independent,
                   "rigid closed chains: the free independent joints, comma-separated (default: chosen, docs/linearisation.md)");
+  sub->add_option("--friction", o->friction,
+                  "joint friction: refuse (default; Coulomb friction is not differentiable at rest) or viscous (keep "
+                  "each friction block's viscous k_v as a joint damper, leave the rest out)")
+      ->check(CLI::IsMember({"refuse", "viscous"}));
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/linearisation.md)");
 }
 

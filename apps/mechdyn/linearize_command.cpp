@@ -24,6 +24,7 @@ struct LinearizeCliOptions {
   std::optional<std::string> q, v, tau;
   double time = 0.0;
   std::string independent, inputs, outputs;
+  std::string friction = "refuse";
   bool json = false;
 };
 
@@ -83,6 +84,7 @@ std::string run_linearize(const LinearizeCliOptions& o) {
   options.independent = split_names(o.independent);
   options.inputs = split_names(o.inputs);
   options.outputs = split_names(o.outputs);
+  options.friction = o.friction == "viscous" ? FrictionTreatment::ViscousOnly : FrictionTreatment::Refuse;
   const LinearModel lm = linearize(model, q, v, options);
   check_finite(lm.A, "A");
   check_finite(lm.B, "B");
@@ -143,6 +145,10 @@ void add_linearize_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--outputs", o->outputs,
                   "outputs, comma-separated: q_<joint>, dq_<joint>_<k>, v_<joint>[_k], <marker>, <marker>_velocity "
                   "(default: the state)");
+  sub->add_option("--friction", o->friction,
+                  "joint friction: refuse (default; Coulomb friction is not differentiable at rest) or viscous (keep "
+                  "each friction block's viscous k_v as a joint damper, leave the rest out)")
+      ->check(CLI::IsMember({"refuse", "viscous"}));
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/linearisation.md)");
   sub->footer(
       "Example:\n"

@@ -102,11 +102,18 @@ py::dict rigid_equilibrium_dict(const Model& model, const MechanismEquilibrium& 
   return d;
 }
 
+FrictionTreatment friction_argument(const std::string& friction) {
+  if (friction != "refuse" && friction != "viscous")
+    throw InvalidArgument("friction '" + friction + "' must be refuse or viscous");
+  return friction == "viscous" ? FrictionTreatment::ViscousOnly : FrictionTreatment::Refuse;
+}
+
 EquilibriumOptions equilibrium_options(const Model& model, py::handle tau, double t, const std::string& locked,
-                                       py::handle independent) {
+                                       py::handle independent, const std::string& friction) {
   check_time(t);
   check_locked(locked);
   EquilibriumOptions options;
+  options.friction = friction_argument(friction);
   options.time = t;
   options.tau = efforts_argument(model, tau);
   options.lock_actuated = locked == "actuated";
@@ -171,7 +178,7 @@ py::dict linear_model_dict(const Model& model, const LinearModel& lm) {
 
 void bind_analysis(py::module_& m) {
   m.def("linearize", [](const Model& model, py::handle q, py::handle v, py::handle tau, double t, py::handle independent,
-                        py::handle inputs, py::handle outputs) {
+                        py::handle inputs, py::handle outputs, const std::string& friction) {
     check_time(t);
     const VecX qv = owned_vector(q, model.nq, "q", "nq");
     const VecX vv = owned_vector(v, model.nv, "v", "nv");
@@ -181,25 +188,28 @@ void bind_analysis(py::module_& m) {
     options.independent = names_argument(independent, "independent");
     options.inputs = names_argument(inputs, "inputs");
     options.outputs = names_argument(outputs, "outputs");
+    options.friction = friction_argument(friction);
     const LinearModel lm = without_gil([&] { return linearize(model, qv, vv, options); });
     return linear_model_dict(model, lm);
   }, py::arg("model"), py::arg("q"), py::arg("v"), py::arg("tau") = py::none(), py::arg("t") = 0.0,
      py::arg("independent") = py::none(), py::arg("inputs") = py::none(), py::arg("outputs") = py::none(),
+     py::arg("friction") = "refuse",
      "The linear model x' = A x + B u, y = C x + D u of a rigid mechanism about (q, v, tau, t) (`mechdyn "
      "linearize`, docs/linearisation.md): {'A', 'B', 'C', 'D' (2-D arrays: scipy.signal.StateSpace(A, B, C, D)), "
      "'state', 'inputs', 'outputs' (names), 'q', 'v' (the operating point, loops assembled, dependent rates "
      "completed), 'a' (q'' there), 'independent' (joint names)}. tau: nv efforts (default 0); t: time of servo "
      "targets and applied loads; independent, inputs, outputs: lists of names or comma-separated str (default: "
-     "chosen; tau_ of the actuated coordinates; the state).");
+     "chosen; tau_ of the actuated coordinates; the state); friction: 'refuse' (default) or 'viscous' (each "
+     "friction block's k_v kept as a joint damper, the rest left out).");
 
   m.def("static_equilibrium", [](const Model& model, py::handle q0, py::handle tau, double t, const std::string& locked,
-                                 py::handle independent) {
+                                 py::handle independent, const std::string& friction) {
     const VecX q = start_configuration(model, q0);
-    const EquilibriumOptions options = equilibrium_options(model, tau, t, locked, independent);
+    const EquilibriumOptions options = equilibrium_options(model, tau, t, locked, independent, friction);
     const MechanismEquilibrium r = without_gil([&] { return mechanism_equilibrium(model, q, options); });
     return rigid_equilibrium_dict(model, r);
   }, py::arg("model"), py::arg("q0") = py::none(), py::arg("tau") = py::none(), py::arg("t") = 0.0,
-     py::arg("locked") = "actuated", py::arg("independent") = py::none(),
+     py::arg("locked") = "actuated", py::arg("independent") = py::none(), py::arg("friction") = "refuse",
      "Static equilibrium (`mechdyn static`, docs/linearisation.md) reached by Newton's method from q0 (default "
      "the model's initial or neutral configuration), under gravity, force elements at time t and constant efforts "
      "tau (nv), the actuated joints held ('actuated') or free ('none'). Rigid models: {'q', 'markers' (n x 3), "
@@ -208,11 +218,11 @@ void bind_analysis(py::module_& m) {
      "(docs/flexible-bodies.md; independent not available). New arrays.");
 
   m.def("natural_frequencies", [](const Model& model, py::handle q0, const std::string& locked, py::handle tau, double t,
-                                  py::handle v, py::handle independent) {
+                                  py::handle v, py::handle independent, const std::string& friction) {
     check_locked(locked);
     const VecX q = start_configuration(model, q0);
     ModesOptions options;
-    options.equilibrium = equilibrium_options(model, tau, t, locked, independent);
+    options.equilibrium = equilibrium_options(model, tau, t, locked, independent, friction);
     options.at_state = !v.is_none();
     if (options.at_state) options.v = owned_vector(v, model.nv, "v", "nv");
     struct Result {
@@ -228,7 +238,7 @@ void bind_analysis(py::module_& m) {
     });
     return rigid_modes_dict(model, r.modes, options.at_state ? nullptr : &r.equilibrium);
   }, py::arg("model"), py::arg("q0") = py::none(), py::arg("locked") = "actuated", py::arg("tau") = py::none(),
-     py::arg("t") = 0.0, py::arg("v") = py::none(), py::arg("independent") = py::none(),
+     py::arg("t") = 0.0, py::arg("v") = py::none(), py::arg("independent") = py::none(), py::arg("friction") = "refuse",
      "Vibration modes (`mechdyn modes`, docs/linearisation.md) about the static equilibrium reached from q0 "
      "(static_equilibrium with the same tau, t, locked, independent), or about the state (q0, v) as given when v "
      "is given (rigid models). locked: 'actuated' (default: the actuated joints stay locked) or 'none'. Returns "

@@ -404,9 +404,8 @@ void check_friction(const Model& model) {
   for (const Joint& joint : model.joints)
     if (joint.friction)
       throw InvalidArgument("joint '" + joint.name +
-                            "' has friction: Coulomb friction is not differentiable at rest, so linearize, static and "
-                            "modes do not take joint friction (remove its friction block; a viscous joint damper is a "
-                            "joint-spring-damper element)");
+                            "' has friction: Coulomb friction is not differentiable at rest (keep only its viscous "
+                            "part with --friction viscous, FrictionTreatment::ViscousOnly)");
 }
 
 }  // namespace
@@ -427,6 +426,11 @@ LinearizeWorkspace::LinearizeWorkspace(const Model& model)
 
 LinearModel linearize(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v,
                       const LinearizeOptions& options) {
+  if (options.friction == FrictionTreatment::ViscousOnly && has_joint_friction(model)) {
+    LinearizeOptions rest = options;
+    rest.friction = FrictionTreatment::Refuse;
+    return linearize(viscous_friction_model(model), q, v, rest);
+  }
   for (const Body& body : model.bodies)
     if (body.flexible) {  // the FFR system's own workspace (no rigid Data)
       if (q.size() != model.nq || v.size() != model.nv || !q.allFinite() || !v.allFinite())

@@ -82,6 +82,11 @@ MechanismEquilibrium mechanism_equilibrium(const Model& model, const Eigen::Ref<
                                            const EquilibriumOptions& options) {
   if (q_start.size() != model.nq || !q_start.allFinite())
     throw InvalidArgument("static: q must hold nq = " + std::to_string(model.nq) + " finite numbers");
+  if (options.friction == FrictionTreatment::ViscousOnly && has_joint_friction(model)) {
+    EquilibriumOptions rest = options;
+    rest.friction = FrictionTreatment::Refuse;
+    return mechanism_equilibrium(viscous_friction_model(model), q_start, rest);
+  }
   if (detail::has_flexible_bodies(model)) return detail::flexible_equilibrium(model, q_start, options);
   const VecX tau = options.tau.size() == 0 ? VecX::Zero(model.nv) : options.tau;
   if (tau.size() != model.nv || !tau.allFinite())

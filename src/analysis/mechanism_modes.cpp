@@ -38,6 +38,11 @@ bool model_has_damping(const Model& model) {
 }  // namespace
 
 MechanismModes mechanism_modes(const Model& model, const Eigen::Ref<const VecX>& q_start, const ModesOptions& options) {
+  if (options.equilibrium.friction == FrictionTreatment::ViscousOnly && has_joint_friction(model)) {
+    ModesOptions rest = options;
+    rest.equilibrium.friction = FrictionTreatment::Refuse;
+    return mechanism_modes(viscous_friction_model(model), q_start, rest);
+  }
   if (detail::has_flexible_bodies(model)) return detail::flexible_modes(model, q_start, options);
   MechanismModes result;
   result.threshold = options.threshold;

@@ -53,9 +53,8 @@ void check_no_friction(const Model& model) {
   for (const Joint& joint : model.joints)
     if (joint.friction)
       throw InvalidArgument("joint '" + joint.name +
-                            "' has friction: Coulomb friction is not differentiable at rest, so the linear model, "
-                            "statics and modes of analysis/ do not take joint friction (remove its friction block; a "
-                            "viscous joint damper is a joint-spring-damper element)");
+                            "' has friction: Coulomb friction is not differentiable at rest (keep only its viscous "
+                            "part with --friction viscous, FrictionTreatment::ViscousOnly)");
 }
 
 // G = [1 on I; −J_D⁺ J_I on D] (D17) from the closure Jacobian at q (assemble() has left
@@ -75,6 +74,25 @@ MatX coordinate_map(const Model& partitioned, Data& data, const std::vector<int>
 }
 
 }  // namespace
+
+Model viscous_friction_model(const Model& model) {
+  Model copy = model;
+  for (std::size_t j = 0; j < copy.joints.size(); ++j) {
+    Joint& joint = copy.joints[j];
+    if (!joint.friction) continue;
+    if (joint.friction->viscous > 0.0) {
+      ForceElement damper;
+      damper.name = joint.name + "_viscous_friction";
+      damper.type = ForceElementType::JointSpringDamper;
+      damper.joint = static_cast<int>(j);
+      damper.damping = joint.friction->viscous;
+      copy.forces.push_back(damper);
+    }
+    joint.friction.reset();
+  }
+  finalize_model(copy, model.name);
+  return copy;
+}
 
 std::vector<int> joint_coordinates(const Model& model, const std::vector<int>& joints) {
   std::vector<int> out;

@@ -105,6 +105,11 @@ TEST(LinearisationCli, BadInputIsOneLineWithStatusTwo) {
   expect_one_line(run_cli("linearize " + source_path("examples/models/flexible_arm.yaml") + " --outputs tip"), 2,
                   "flexible");
   expect_one_line(run_cli("static " + kPendulum + " --locked sometimes"), 2, "--locked");
+  expect_one_line(run_cli("modes " + kPendulum + " --friction sticky"), 2, "--friction");
+  // friction refused by default, accepted with its viscous part only
+  const std::string rubbing = source_path("examples/models/five_axis_tree_coulomb_viscous.yaml");
+  expect_one_line(run_cli("modes " + rubbing + " --locked none"), 2, "--friction viscous");
+  EXPECT_EQ(run_cli("linearize " + rubbing + " --friction viscous --json").status, 0);
   expect_one_line(run_cli("modes " + kPendulum + " --t nan"), 2, "--t");
   expect_one_line(run_cli("static " + source_path("examples/models/flexible_arm.yaml") + " --tau 1"), 2, "--tau");
   const std::string missing = temporary_path("missing.yaml");

@@ -496,3 +496,38 @@ TEST(Linearisation, StaticLeavesTheSaturatedPlateauOfAServo) {
 
 }  // namespace
 }  // namespace mechdyn
+
+namespace mechdyn {
+namespace {
+
+// Joint friction with FrictionTreatment::ViscousOnly: the Coulomb part left out, k_v a
+// linear damper. A point-mass pendulum (m, l) with coulomb_viscous friction: the damped
+// eigenvalues are the roots of m l² s² + k_v s + m g l = 0. Refused by default.
+TEST(Linearisation, ViscousPartOfJointFrictionIsALinearDamper) {
+  const double m = 1.5, l = 0.8, g = 9.81, kv = 0.9;
+  const Model model = parse_model_string(
+      "mechdyn: 1\nname: rubbing\ngravity: [0, -9.81, 0]\nbodies:\n"
+      "  - name: bob\n    parent: ground\n"
+      "    joint: {name: J, type: revolute, axis: [0, 0, 1], origin: [0, 0, 0], actuated: false,\n"
+      "            friction: {model: coulomb_viscous, coulomb: 0.3, viscous: 0.9}}\n"
+      "    mass: 1.5\n    com: [0, -0.8, 0]\n    inertia: {diag: [0, 0, 0]}\n",
+      "rubbing");
+  ModesOptions options;
+  options.equilibrium.lock_actuated = false;
+  EXPECT_THROW(mechanism_modes(model, VecX::Constant(1, 0.2), options), InvalidArgument);
+  options.equilibrium.friction = FrictionTreatment::ViscousOnly;
+  const MechanismModes modes = mechanism_modes(model, VecX::Constant(1, 0.2), options);
+  const double j = m * l * l;
+  const std::complex<double> root = (-kv + std::sqrt(std::complex<double>(kv * kv - 4.0 * j * m * g * l))) / (2.0 * j);
+  ASSERT_EQ(modes.eigenvalues.size(), 2u);
+  EXPECT_LT(std::abs(modes.eigenvalues[1] - root), 1e-10 * std::abs(root)) << modes.eigenvalues[1];
+  EXPECT_NEAR(modes.q[0], 0.0, 1e-12);
+  LinearizeOptions lo;
+  lo.friction = FrictionTreatment::ViscousOnly;
+  const LinearModel lm = linearize(model, VecX::Zero(1), VecX::Zero(1), lo);
+  EXPECT_NEAR(lm.A(1, 1), -kv / j, 1e-12);
+  EXPECT_NEAR(lm.A(1, 0), -g / l, 1e-12);
+}
+
+}  // namespace
+}  // namespace mechdyn

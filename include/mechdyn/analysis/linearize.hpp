@@ -39,6 +39,7 @@ struct LinearizeOptions {
   std::vector<std::string> independent; // independent joints of a closed chain (empty: chosen)
   std::vector<std::string> inputs;      // input names (empty: tau_ of every actuated coordinate; {"none"}: none)
   std::vector<std::string> outputs;     // output names (empty: the state)
+  FrictionTreatment friction = FrictionTreatment::Refuse;  // joint friction (reduced_dynamics.hpp)
   AssemblyOptions assembly;
 };
 

@@ -41,6 +41,7 @@ struct EquilibriumOptions {
   std::vector<std::string> independent;  // free independent joints of a closed chain (empty: chosen)
   double tolerance = 1e-10;
   int max_iterations = 100;
+  FrictionTreatment friction = FrictionTreatment::Refuse;  // joint friction (reduced_dynamics.hpp)
   AssemblyOptions assembly;
 };
 

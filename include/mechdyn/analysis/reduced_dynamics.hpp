@@ -32,9 +32,21 @@
 #include <vector>
 
 #include "mechdyn/constraints/assembly.hpp"
+#include "mechdyn/friction/inverse_dynamics_with_friction.hpp"  // has_joint_friction
 #include "mechdyn/model/data.hpp"
 
 namespace mechdyn {
+
+/// Joint friction in the analyses: Coulomb friction (and Stribeck's, LuGre's levels) is not
+/// differentiable at rest, so by default a model with friction is refused; ViscousOnly keeps
+/// each friction block's viscous coefficient k_v as a linear joint damper (the part of the
+/// law that is linear in v, docs/friction.md) and leaves the rest out, a LuGre joint's
+/// presliding stiffness σ0 and damping σ1 among it.
+enum class FrictionTreatment { Refuse, ViscousOnly };
+
+/// A copy of `model` whose friction blocks are replaced by joint-spring-damper elements
+/// "<joint>_viscous_friction" with damping k_v (none where k_v = 0). Model format 3.
+Model viscous_friction_model(const Model& model);
 
 /// Joints (indices) whose coordinates are independent at the assembled q: named ones when
 /// `names` is not empty, else chosen as above among the joints not in `locked` (locked
