@@ -22,6 +22,7 @@
 #include "mechdyn/dynamics/joint_reactions.hpp"
 
 #include "../kinematics/kinematics_stage.hpp"
+#include "body_wrench.hpp"
 #include "dynamics_stages.hpp"
 #include "mechdyn/model/checks.hpp"
 
@@ -31,15 +32,9 @@ void detail::subtree_wrenches(const Model& model, Data& data, const AlignedVecto
   const int n = model.num_bodies();
   const Vec3& g = model.gravity;
   for (int l = 0; l < n; ++l) {  // each body's inertial wrench minus gravity, about the world origin
-    const Vec3 omega = data.velocity[l].head<3>();
-    const Vec3 alpha = acceleration[l].head<3>();
-    const Vec3& com = data.com_position[l];
-    const Vec3 com_velocity = data.velocity[l].tail<3>() + omega.cross(com);                       // v_{lI}
-    const Vec3 com_acceleration = acceleration[l].tail<3>() + alpha.cross(com) + omega.cross(com_velocity);  // a_{lI}
-    const Mat3& inertia = data.inertia_world[l];
-    const Vec3 force = model.bodies[l].mass * (com_acceleration - g);                        // m_l (a_{lI} − g)
-    const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);  // about the origin
-    data.subtree_force[l] = make_vec6(moment, force);
+    // [c × F + J α + ω × J ω; F], F = m_l (a_{lI} − g) (body_wrench.hpp), about the origin
+    data.subtree_force[l] = detail::body_wrench(model.bodies[l].mass, data.com_position[l], data.inertia_world[l],
+                                                data.velocity[l], acceleration[l], g);
   }
   for (int l = n - 1; l >= 0; --l) {  // W_{uL} = W_u + Σ_{children c} W_{cL}
     const int parent = model.bodies[l].parent;

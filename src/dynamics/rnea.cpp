@@ -36,6 +36,7 @@
 
 #include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "../model/joint_dispatch.hpp"
+#include "body_wrench.hpp"
 
 namespace mechdyn {
 
@@ -83,18 +84,8 @@ void forward_body(const Model& model, Data& data, int i, const double* q, const 
   J::body_motion(joint, q + joint.q_index, v + joint.v_index, a + joint.v_index, world_rotation, parent_velocity,
                  data.local_motion_axis.data() + joint.v_index, data.local_velocity[i], acceleration);
 
-  // f_i = I_i a_i + v_i ×* I_i v_i, formed at the centre of mass c.
-  const Vec6& velocity = data.local_velocity[i];
-  const Vec3& c = body.com;
-  const Vec3 w = velocity.head<3>();
-  const Vec3 dw = acceleration.head<3>();
-  const Vec3 com_velocity = velocity.tail<3>() + w.cross(c);
-  const Vec3 force = body.mass * (acceleration.tail<3>() + dw.cross(c) + w.cross(com_velocity));  // F = m a_c
-  const Vec3 spin = body.inertia * w;                                                           // J ω
-  Vec6& f = data.body_force[i];
-  f.head<3>().noalias() = body.inertia * dw;
-  f.head<3>() += w.cross(spin) + c.cross(force);  // N_c + c × F
-  f.tail<3>() = force;
+  // f_i = I_i a_i + v_i ×* I_i v_i, formed at the centre of mass (gravity is in a_0).
+  detail::body_wrench(body.mass, body.com, body.inertia, data.local_velocity[i], acceleration, data.body_force[i]);
 }
 
 /// Backward pass for body i (Table 5.1, second loop): τ_i = S_iᵀ f_i, f_λ(i) += X_iᵀ f_i.

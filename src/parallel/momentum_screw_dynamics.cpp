@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../dynamics/body_wrench.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/spatial.hpp"
 #include "mechdyn/parallel/straight_leg.hpp"
@@ -14,30 +15,18 @@ namespace mechdyn {
 Vec6 body_load_local(double mass, const Vec3& com, const Mat3& rotation, const Mat3& inertia, const Vec3& gravity,
                      const Vec6& velocity, const Vec6& acceleration, const Vec6& external) {
   // As body_load, with J ω̇ + ω × J ω evaluated in the body frame: R (J_b ω̇_b + ω_b × J_b ω_b).
-  const Vec3 omega = velocity.head<3>(), alpha = acceleration.head<3>();
-  const Vec3 com_velocity = velocity.tail<3>() + omega.cross(com);
-  const Vec3 com_acceleration = acceleration.tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
-  const Vec3 force = mass * (com_acceleration - gravity);
-  const Vec3 omega_body = rotation.transpose() * omega, alpha_body = rotation.transpose() * alpha;
+  const Vec3 omega_body = rotation.transpose() * velocity.head<3>();
+  const Vec3 alpha_body = rotation.transpose() * acceleration.head<3>();
   const Vec3 spin = inertia * alpha_body + omega_body.cross(inertia * omega_body);
-  Vec6 load;
-  load.head<3>() = com.cross(force) + rotation * spin;
-  load.tail<3>() = force;
-  return load - external;
+  return detail::body_wrench_from_spin_rate(mass, com, velocity, acceleration, gravity, rotation * spin) - external;
 }
 
 Vec6 body_load_axial(double mass, const Vec3& com, const Vec3& axis, double across, double along, const Vec3& gravity,
                      const Vec6& velocity, const Vec6& acceleration, const Vec6& external) {
   // As body_load, with J = a 1 + (b − a) u uᵀ (u the world axis): J ω̇ + ω × J ω = a ω̇ + (b − a)((u·ω̇) u + (u·ω) ω × u).
   const Vec3 omega = velocity.head<3>(), alpha = acceleration.head<3>();
-  const Vec3 com_velocity = velocity.tail<3>() + omega.cross(com);
-  const Vec3 com_acceleration = acceleration.tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
-  const Vec3 force = mass * (com_acceleration - gravity);
   const Vec3 spin = across * alpha + (along - across) * (axis.dot(alpha) * axis + axis.dot(omega) * omega.cross(axis));
-  Vec6 load;
-  load.head<3>() = com.cross(force) + spin;
-  load.tail<3>() = force;
-  return load - external;
+  return detail::body_wrench_from_spin_rate(mass, com, velocity, acceleration, gravity, spin) - external;
 }
 
 Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gravity, const Vec6& velocity,
@@ -45,14 +34,8 @@ Vec6 body_load(double mass, const Vec3& com, const Mat3& inertia, const Vec3& gr
   // dΓ/dt = I_O A + V ×* I_O V written at the centre of mass c (the same spatial force):
   // the rate of momentum m a_c and the rate of angular momentum about c, J α + ω × J ω,
   // moved to the world origin (MS eqs. 7–8 differentiated).
-  const Vec3 omega = velocity.head<3>(), alpha = acceleration.head<3>();
-  const Vec3 com_velocity = velocity.tail<3>() + omega.cross(com);
-  const Vec3 com_acceleration = acceleration.tail<3>() + alpha.cross(com) + omega.cross(com_velocity);
-  const Vec3 force = mass * (com_acceleration - gravity);  // dp/dt − m g
-  const Vec3 moment = com.cross(force) + inertia * alpha + omega.cross(inertia * omega);
-  Vec6 load;
-  load << moment, force;
-  return load - external;
+  // (body_wrench.hpp: F = dp/dt − m g, moment c × F + J α + ω × J ω)
+  return detail::body_wrench(mass, com, inertia, velocity, acceleration, gravity) - external;
 }
 
 MomentumScrewWorkspace::MomentumScrewWorkspace(const Model& model, const ParallelModel& parallel) {
