@@ -358,4 +358,13 @@ void check_finite(double value, const std::string& what) {
   if (!std::isfinite(value)) throw SolverError(what + " is not finite (" + format_number(value) + ")");
 }
 
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
 }  // namespace mechdyn::cli

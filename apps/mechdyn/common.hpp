@@ -97,6 +97,9 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+/// "a,b,,c" → {"a", "b", "c"}: a comma-separated list of names (empty items dropped).
+std::vector<std::string> split_names(const std::string& text);
+
 /// %.17g
 std::string format_number(double value);
 /// %.6g: a number for a message or a warning line, not for output data.

@@ -55,15 +55,6 @@ VecX start_configuration(const Model& model, const EquilibriumCliOptions& o) {
   return q;
 }
 
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 EquilibriumOptions equilibrium_options(const Model& model, const EquilibriumCliOptions& o) {
   EquilibriumOptions options;
   options.time = o.time;

@@ -28,15 +28,6 @@ struct LinearizeCliOptions {
   bool json = false;
 };
 
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 void json_strings(JsonWriter& json, const std::vector<std::string>& names) {
   json.begin_array();
   for (const std::string& name : names) json.string(name);
@@ -152,7 +143,7 @@ void add_linearize_command(CLI::App& app, CommandRunner& selected) {
   sub->add_flag("--json", o->json, "print one JSON object (../shared/spec/linearisation.md)");
   sub->footer(
       "Example:\n"
-      "  mechdyn linearize examples/models/double_pendulum.yaml --q 0.1,0 --v 0,0 --json\n"
+      "  mechdyn linearize examples/models/spring_pendulum.yaml --q 0.3,0.2 --v 0.5,-1 --json\n"
       "Exit status: 0 ok, 2 bad input, 3 a singular configuration or a failed assembly.");
   sub->callback([o, &selected] { selected = [o](std::ostream& out) { out << run_linearize(*o); }; });
 }
