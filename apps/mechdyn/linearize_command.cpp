@@ -6,6 +6,7 @@
 //                     [--inputs NAMES] [--outputs NAMES] [--json]
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -77,6 +78,17 @@ std::string run_linearize(const LinearizeCliOptions& o) {
   options.outputs = split_names(o.outputs);
   options.friction = o.friction == "viscous" ? FrictionTreatment::ViscousOnly : FrictionTreatment::Refuse;
   const LinearModel lm = linearize(model, q, v, options);
+  // The contract assembles a --q whose loops do not close and completes the dependent rates:
+  // say so, and by how much, when that changed what the user gave.
+  if (lm.q.size() == q.size() && lm.v.size() == v.size()) {
+    const double moved_q = (lm.q - q).cwiseAbs().maxCoeff(), moved_v = (lm.v - v).cwiseAbs().maxCoeff();
+    if (moved_q > 1e-9)
+      std::cerr << "mechdyn: warning: --q did not close the loops: the dependent coordinates were assembled (largest "
+                   "change " << format_short(moved_q) << "; the operating point used is the JSON's q)\n";
+    if (moved_v > 1e-9 * (1.0 + v.cwiseAbs().maxCoeff()))
+      std::cerr << "mechdyn: warning: the dependent rates of --v were completed from the independent ones (largest "
+                   "change " << format_short(moved_v) << "; the JSON's v is the one used)\n";
+  }
   check_finite(lm.A, "A");
   check_finite(lm.B, "B");
   check_finite(lm.C, "C");
