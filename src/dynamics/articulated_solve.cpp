@@ -287,7 +287,11 @@ __attribute__((target("avx2,fma"))) void solve_columns_avx2(const Model& model, 
 }
 
 // Everything to the variant's end compiled for AVX-512 (the lambdas too, which a target
-// attribute on the enclosing function does not reach).
+// attribute on the enclosing function does not reach). GCC only: clang (the sanitizer
+// builds, scripts/test-sanitizers.sh) does not take `#pragma GCC target` for the inlined
+// broadcasts, so it keeps the AVX2 variant.
+#if !defined(__clang__)
+#define MECHDYN_AVX512_VARIANT 1
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512vl,avx512dq,avx2,fma")
 /// Eight numbers side by side (one AVX-512 register): eight right-hand sides of one path,
@@ -381,6 +385,7 @@ __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))) void solve_columns
   else solve_columns(model, work, matrix, layout);
 }
 #pragma GCC pop_options
+#endif  // !__clang__ (MECHDYN_AVX512_VARIANT)
 #endif
 
 }  // namespace
@@ -490,12 +495,14 @@ void solve_articulated(const Model& model, DerivativeData& work, MatX& matrix, S
   static_cast<void>(variant);  // one build only where there is no AVX2 variant
 #ifdef MECHDYN_AVX2_VARIANT
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#ifdef MECHDYN_AVX512_VARIANT
   static const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                              __builtin_cpu_supports("avx512dq");
   if (avx512 && variant == SolveVariant::Best) {
     solve_columns_avx512(model, work, matrix, layout);
     return;
   }
+#endif
   if (avx2 && variant != SolveVariant::Baseline) {
     solve_columns_avx2(model, work, matrix, layout);
     return;
