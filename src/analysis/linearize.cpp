@@ -269,7 +269,7 @@ LinearModel linearize_general(const Model& model, const Eigen::Ref<const VecX>& 
   input_forces(model, options, out.q, out.v, inputs, forces);
   out.inputs = inputs;
   out.B = MatX::Zero(2 * ni, forces.cols());
-  out.B.bottomRows(ni) = inverse_mass * (mass_map.transpose() * forces);
+  if (forces.cols() > 0) out.B.bottomRows(ni) = inverse_mass * (mass_map.transpose() * forces);  // (no block of an empty matrix)
 
   // ---- outputs ----
   if (options.outputs.empty()) {
@@ -322,6 +322,7 @@ LinearModel linearize_general(const Model& model, const Eigen::Ref<const VecX>& 
   out.C = MatX::Zero(ny, 2 * ni);
   out.D = MatX::Zero(ny, forces.cols());
   for (Eigen::Index r = 0; r < ny; ++r) {
+    if (ni == 0) break;  // no state: C is ny × 0
     out.C.block(r, 0, 1, ni) = position_blocks[static_cast<std::size_t>(r)];
     out.C.block(r, ni, 1, ni) = rate_blocks[static_cast<std::size_t>(r)];
   }
@@ -393,7 +394,7 @@ LinearModel linearize_flexible(const Model& model, const Eigen::Ref<const VecX>&
   MatX forces;
   input_forces(model, options, q, v, out.inputs, forces);
   out.B = MatX::Zero(2 * nv, forces.cols());
-  out.B.bottomRows(nv) = inverse_mass * forces;
+  if (forces.cols() > 0) out.B.bottomRows(nv) = inverse_mass * forces;
   out.outputs = out.state;
   out.C = MatX::Identity(2 * nv, 2 * nv);
   out.D = MatX::Zero(2 * nv, forces.cols());
@@ -503,8 +504,8 @@ void linearize(const Model& model, LinearizeWorkspace& ws, const Eigen::Ref<cons
   }
   if (out.inputs != ws.resolved_inputs) out.inputs = ws.resolved_inputs;
   out.B.resize(2 * nv, ws.input_forces.cols());
-  out.B.topRows(nv).setZero();
-  out.B.bottomRows(nv).noalias() = ws.work.da_dtau * ws.input_forces;
+  out.B.setZero();
+  if (out.B.cols() > 0) out.B.bottomRows(nv).noalias() = ws.work.da_dtau * ws.input_forces;  // no block of an empty B
   if (out.C.rows() != 2 * nv || out.C.cols() != 2 * nv) out.C = MatX::Identity(2 * nv, 2 * nv);
   out.D.setZero(2 * nv, ws.input_forces.cols());
 }
