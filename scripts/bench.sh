@@ -21,6 +21,9 @@
 #  6. bench/bench_scale.cpp: one RK4 step of chains and binary trees of 10 ... 10,000
 #     bodies, recursive and explicit, eval's quantities, with the fitted complexity
 #     (docs/benchmarks.md, "Scale"; the CLI table is scripts/scale_table.py)
+#  6b. bench/bench_batch.cpp: K states per call (issue 29 item 3): K single calls, the
+#     batch on 1 thread and on 2, the arm and the 30-body tree, K = 64 and 1024, ns per state
+#     (wall clock) and the speed-up single / batch-2 against the target 1.8
 #  7. bench/bench_codegen.cpp: the code `mechdyn codegen` writes (at build time) for the
 #     five-axis tree and the Panda against crba / rnea / aba and the explicit methods,
 #     ratio generated/best runtime against the target 0.5 (scripts/codegen_table.py)
@@ -57,7 +60,7 @@ cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=ON -DMECHDYN_BUILD_PYTHON=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 # (the command-line tool is built for mechdyn_bench_codegen, whose C it writes at build time)
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_bench_many_loops mechdyn_bench_force_elements mechdyn_bench_linearisation mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
+  mechdyn_bench_many_loops mechdyn_bench_force_elements mechdyn_bench_linearisation mechdyn_bench_batch mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -201,6 +204,44 @@ lin_flags=(--benchmark_format=console)
       t["linearize/panda_like_arm"] / t["aba_derivatives/panda_like_arm"]
     printf "modes of a hanging chain: 10 links %s %s, 100 links %s %s (target <= 50 ms)\n",
       t["modes/chain/10"], u["modes/chain/10"], t["modes/chain/100"], u["modes/chain/100"] }'
+
+# --- batches (issue 29 item 3): K states per call; single / batch-2 ≥ 1.8 (2 cores), batch-1
+# no slower than single; wall-clock ns per state (the threads' time is not the caller's CPU time)
+echo
+batch_json="$build_dir/bench-batch.json"
+batch_flags=(--benchmark_out="$batch_json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  batch_flags+=(--benchmark_min_time=0.01 '--benchmark_filter=/64/')
+else
+  batch_flags+=(--benchmark_repetitions=3 --benchmark_report_aggregates_only=true)
+fi
+"$build_dir/bench/mechdyn_bench_batch" "${batch_flags[@]}" >/dev/null 2>&1
+"$python" - "$batch_json" <<'PY'
+import json
+import sys
+
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+per_state = {}
+for b in report["benchmarks"]:
+    if b.get("aggregate_name", "median") != "median" or "items_per_second" not in b:
+        continue
+    algorithm, model, states, mode = b["run_name"].split("/")[:4]
+    per_state[(algorithm, model, int(states), mode)] = 1e9 / b["items_per_second"]
+print("batch: ns per state (wall clock); speed-up = single / batch-2 (target >= 1.8), "
+      "batch-1 / single (target <= 1.0)")
+print()
+print("| algorithm | model | K | single ns/state | batch-1 ns/state | batch-2 ns/state | speed-up | batch-1/single |")
+print("|---|---|---|---|---|---|---|---|")
+for (algorithm, model, states, mode) in sorted(per_state):
+    if mode != "single":
+        continue
+    single = per_state[(algorithm, model, states, "single")]
+    one = per_state.get((algorithm, model, states, "batch1"), float("nan"))
+    two = per_state.get((algorithm, model, states, "batch2"), float("nan"))
+    print("| %s | %s | %d | %.0f | %.0f | %.0f | %.2f | %.2f |" % (algorithm, model, states, single, one, two,
+                                                                single / two, one / single))
+PY
 
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo

@@ -1,6 +1,6 @@
 // mechdyn sweep: runs every sample of a sweep spec (the library's io/sweep_spec.hpp and
-// evaluation/sweep.hpp, docs/cli.md) on a local thread pool (std::thread; samples are
-// handed out one at a time as threads finish: load balancing) and writes one CSV row per sample in sample order. A failing
+// evaluation/sweep.hpp, docs/cli.md) on the library's thread pool (evaluation/thread_pool.hpp;
+// each thread takes the next sample when it finishes one: load balancing) and writes one CSV row per sample in sample order. A failing
 // sample is a row with status "error" and its message; the exit status is then still 0
 // (the summary on stderr counts them). A broken spec: exit status 2, nothing written.
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "common.hpp"
 #include "csv_output.hpp"
 #include "mechdyn/evaluation/sweep.hpp"
+#include "mechdyn/evaluation/thread_pool.hpp"
 #include "mechdyn/io/sweep_spec.hpp"
 #include "progress.hpp"
 
@@ -58,10 +59,9 @@ void run_sweep(const SweepFlags& f, std::ostream& standard_output) {
       progress.update(static_cast<double>(finished) / total);
     }
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  // One chunk per thread, each running `worker` (which hands out the samples itself).
+  ThreadPool pool(threads);
+  pool.parallel_for(threads, [&](std::ptrdiff_t, std::ptrdiff_t, int) { worker(); });
   progress.finish();
 
   CsvOutput csv(f.output, standard_output);

@@ -113,5 +113,6 @@ void bind_screw(py::module_& m);
 void bind_analysis(py::module_& m);  // linearize, static_equilibrium, natural_frequencies (rigid and flexible)
 void bind_codegen(py::module_& m);
 void bind_force_elements(py::module_& m);
+void bind_batch(py::module_& m);  // many states per call (evaluation/batch.hpp)
 
 }  // namespace mechdyn::python

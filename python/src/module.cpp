@@ -16,4 +16,5 @@ PYBIND11_MODULE(_mechdyn, m) {
   mechdyn::python::bind_analysis(m);
   mechdyn::python::bind_codegen(m);
   mechdyn::python::bind_force_elements(m);
+  mechdyn::python::bind_batch(m);
 }
