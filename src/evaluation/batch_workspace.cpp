@@ -37,6 +37,7 @@ void check_input(const Eigen::Ref<const MatX>& matrix, Eigen::Index rows, Eigen:
     throw InvalidArgument(std::string(function) + ": " + name + " is " + std::to_string(matrix.rows()) + " × " +
                           std::to_string(matrix.cols()) + ", expected " + std::to_string(rows) + " × " +
                           std::to_string(states) + " (one column per state)");
+  if (matrix.allFinite()) return;  // the fast test (vectorised); then find the state to name
   for (Eigen::Index k = 0; k < states; ++k)
     for (Eigen::Index i = 0; i < rows; ++i)
       if (!std::isfinite(matrix(i, k)))
