@@ -216,32 +216,7 @@ else
   batch_flags+=(--benchmark_repetitions=3 --benchmark_report_aggregates_only=true)
 fi
 "$build_dir/bench/mechdyn_bench_batch" "${batch_flags[@]}" >/dev/null 2>&1
-"$python" - "$batch_json" <<'PY'
-import json
-import sys
-
-with open(sys.argv[1]) as f:
-    report = json.load(f)
-per_state = {}
-for b in report["benchmarks"]:
-    if b.get("aggregate_name", "median") != "median" or "items_per_second" not in b:
-        continue
-    algorithm, model, states, mode = b["run_name"].split("/")[:4]
-    per_state[(algorithm, model, int(states), mode)] = 1e9 / b["items_per_second"]
-print("batch: ns per state (wall clock); speed-up = single / batch-2 (target >= 1.8), "
-      "batch-1 / single (target <= 1.0)")
-print()
-print("| algorithm | model | K | single ns/state | batch-1 ns/state | batch-2 ns/state | speed-up | batch-1/single |")
-print("|---|---|---|---|---|---|---|---|")
-for (algorithm, model, states, mode) in sorted(per_state):
-    if mode != "single":
-        continue
-    single = per_state[(algorithm, model, states, "single")]
-    one = per_state.get((algorithm, model, states, "batch1"), float("nan"))
-    two = per_state.get((algorithm, model, states, "batch2"), float("nan"))
-    print("| %s | %s | %d | %.0f | %.0f | %.0f | %.2f | %.2f |" % (algorithm, model, states, single, one, two,
-                                                                single / two, one / single))
-PY
+"$python" "$repo/scripts/batch_table.py" "$batch_json"
 
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""The batch table of docs/benchmarks.md "Batch" from mechdyn_bench_batch's JSON output.
+
+    build/bench/mechdyn_bench_batch --benchmark_out=batch.json --benchmark_out_format=json \\
+        --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+    python3 scripts/batch_table.py batch.json
+
+ns per state = 1 / items_per_second (wall clock; the median when repeated); speed-up =
+single / batch-2 (target >= 1.8 on 2 cores); batch-1 / single (target <= 1.0).
+"""
+import json
+import sys
+
+
+def main(path):
+    with open(path) as f:
+        report = json.load(f)
+    per_state = {}
+    for b in report["benchmarks"]:
+        if b.get("aggregate_name", "median") != "median" or "items_per_second" not in b:
+            continue
+        algorithm, model, states, mode = b["run_name"].split("/")[:4]
+        per_state[(algorithm, model, int(states), mode)] = 1e9 / b["items_per_second"]
+    context = report.get("context", {})
+    print("batch: ns per state (wall clock), %s, commit %s, load average %s" % (
+        context.get("mechdyn.cpu", "?"), context.get("mechdyn.commit", "?"), context.get("load_avg", "?")))
+    print()
+    print("| algorithm | model | K | single ns/state | batch-1 ns/state | batch-2 ns/state | speed-up single/batch-2 "
+          "| batch-1/single |")
+    print("|---|---|---|---|---|---|---|---|")
+    order = ["rnea", "aba", "crba", "rnea_derivatives", "aba_derivatives", "step"]
+    for (algorithm, model, states, mode) in sorted(per_state, key=lambda k: (order.index(k[0]) if k[0] in order else 99,
+                                                                            k[1] != "panda_like_arm", k[2])):
+        if mode != "single":
+            continue
+        single = per_state[(algorithm, model, states, "single")]
+        one = per_state.get((algorithm, model, states, "batch1"), float("nan"))
+        two = per_state.get((algorithm, model, states, "batch2"), float("nan"))
+        print("| %s | %s | %d | %.0f | %.0f | %.0f | %.2f | %.2f |" % (algorithm, model, states, single, one, two,
+                                                                    single / two, one / single))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
