@@ -147,7 +147,10 @@ void run_info(const std::string& model_path, std::ostream& stdout_stream) {
     out << "  " << loop.name << ": " << loop_type_name(loop.type) << " cut joint, " << body_name(model, loop.a.body)
         << " " << vec3_text(loop.a.point) << " to " << body_name(model, loop.b.body) << " "
         << vec3_text(loop.b.point) << " (" << loop_rows(loop.type) << " rows from "
-        << model.loop_row_index[static_cast<std::size_t>(&loop - model.loops.data())] << ")\n";
+        << model.loop_row_index[static_cast<std::size_t>(&loop - model.loops.data())] << ":";
+    const CutJointFacts& facts = cut_joint_facts(loop.type);  // the kind's row labels
+    for (int r = 0; r < facts.rows; ++r) out << " " << facts.row_labels[r];
+    out << ")\n";
   }
   for (const Coupling& c : model.couplings)
     out << "  " << c.name << ": gear coupling " << model.joints[static_cast<std::size_t>(c.b)].name << " = " << c.ratio

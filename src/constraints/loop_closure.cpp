@@ -7,6 +7,7 @@
 #include "mechdyn/constraints/loop_closure.hpp"
 
 #include "../kinematics/kinematics_stage.hpp"
+#include "../model/cut_joint_dispatch.hpp"
 #include "loop_stages.hpp"
 #include "mechdyn/model/checks.hpp"
 
@@ -37,8 +38,11 @@ void detail::loop_jacobian_from_rows(const Model& model, Data& data) {
   for (std::size_t c = 0; c < model.couplings.size(); ++c) {  // g = q_b − ratio q_a − offset: J = e_bᵀ − ratio e_aᵀ
     const Coupling& coupling = model.couplings[c];
     const int row = model.coupling_row_index + static_cast<int>(c);
-    data.loop_jacobian(row, model.joints[static_cast<std::size_t>(coupling.b)].v_index) += 1.0;
-    data.loop_jacobian(row, model.joints[static_cast<std::size_t>(coupling.a)].v_index) -= coupling.ratio;
+    visit_coupling_kind(coupling.type, [&](auto kind) {  // cut_joint_kinds/gear.hpp
+      using Kind = decltype(kind);
+      data.loop_jacobian(row, model.joints[static_cast<std::size_t>(coupling.b)].v_index) += Kind::coefficient_b(coupling);
+      data.loop_jacobian(row, model.joints[static_cast<std::size_t>(coupling.a)].v_index) += Kind::coefficient_a(coupling);
+    });
   }
 }
 

@@ -1,4 +1,5 @@
-// The rows of the cut joints, one table per loop type (EC §2.3, eqs. 24–26). See
+// The rows of the cut joints (EC §2.3, eqs. 24–26): the row families, which each kind
+// (src/model/cut_joint_kinds/<type>.hpp) calls in its order. See
 // constraints/loop_rows.hpp for every row, its unit wrenches and its J̇ v.
 //
 // Reads: data.rotation, data.position (and with_bias: data.velocity,
@@ -6,6 +7,7 @@
 // data.loop_row_wrench_b (and with_bias: data.loop_bias). Cost O(rows). Allocates nothing.
 #include "mechdyn/constraints/loop_rows.hpp"
 
+#include "../model/cut_joint_dispatch.hpp"
 #include "loop_stages.hpp"
 #include "mechdyn/math/skew.hpp"
 #include "mechdyn/model/checks.hpp"
@@ -81,6 +83,14 @@ class RowWriter {
     write(x.dot(y) - offset, w, -w, with_bias_ ? product_acceleration(b_, x, a_, y) : 0.0);
   }
 
+  // t1_b · n_a, t2_b · n_a for t1, t2 ⟂ n (2 rows): the axis n fixed in both bodies.
+  void tilt(const Vec3& n) {
+    Vec3 t1, t2;
+    perpendicular_pair(n, t1, t2);
+    alignment(t1, n, 0.0);
+    alignment(t2, n, 0.0);
+  }
+
   // sign · t_a · (p_a − p_b) for t in {t1, t2} ⟂ the loop axis (2 rows).
   void offset(const Vec3& axis, double sign) {
     Vec3 t[2];
@@ -145,33 +155,8 @@ void cut_joint_rows(const Loop& loop, const CutFrame& a, const CutFrame& b, bool
                     Vec6* wrench_a, Vec6* wrench_b, double* bias) {
   {
     RowWriter rows(a, b, loop, with_bias, residual, wrench_a, wrench_b, bias);
-    Vec3 t1, t2;
-    switch (loop.type) {  // the table: each loop type's rows, in order
-      case LoopType::Spherical:
-        rows.position();
-        break;
-      case LoopType::Revolute:  // t1_b · n_a, t2_b · n_a
-        perpendicular_pair(loop.axis, t1, t2);
-        rows.position();
-        rows.alignment(t1, loop.axis, 0.0);
-        rows.alignment(t2, loop.axis, 0.0);
-        break;
-      case LoopType::Prismatic:  // t_a · (p_b − p_a), then the orientation error
-        rows.offset(loop.axis, -1.0);
-        rows.orientation();
-        break;
-      case LoopType::PlanarRevolute:  // t_a · (p_a − p_b)
-        rows.offset(loop.axis, 1.0);
-        break;
-      case LoopType::Universal:  // (Q_b n2) · (Q_a n1) − n1 · n2
-        rows.position();
-        rows.alignment(loop.second_axis, loop.axis, loop.axis.dot(loop.second_axis));
-        break;
-      case LoopType::Fixed:
-        rows.position();
-        rows.orientation();
-        break;
-    }
+    // The kind's rows, in order (src/model/cut_joint_kinds/<type>.hpp).
+    visit_cut_joint_kind(loop.type, [&](auto kind) { decltype(kind)::closure_rows(rows, loop); });
   }
 }
 
@@ -190,8 +175,9 @@ void detail::evaluate_loop_rows(const Model& model, Data& data, bool with_bias) 
     const Coupling& coupling = model.couplings[c];
     const int row = model.coupling_row_index + static_cast<int>(c);
     const auto k = 2 * static_cast<Eigen::Index>(c);
-    data.loop_residual[row] =
-        data.coupling_coordinates[k + 1] - coupling.ratio * data.coupling_coordinates[k] - coupling.offset;
+    data.loop_residual[row] = visit_coupling_kind(coupling.type, [&](auto kind) {  // cut_joint_kinds/gear.hpp
+      return decltype(kind)::residual(coupling, data.coupling_coordinates[k], data.coupling_coordinates[k + 1]);
+    });
     data.loop_row_wrench_a[static_cast<std::size_t>(row)].setZero();
     data.loop_row_wrench_b[static_cast<std::size_t>(row)].setZero();
     if (with_bias) data.loop_bias[row] = 0.0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "../model/cut_joint_dispatch.hpp"
 #include "mechdyn/errors.hpp"
 
 namespace mechdyn {
@@ -102,8 +103,11 @@ SparseClosureSystem::SparseClosureSystem(const Model& model) : nv_(model.nv), ro
     const Coupling& coupling = model.couplings[c];
     const int va = model.joints[static_cast<std::size_t>(coupling.a)].v_index;
     const int vb = model.joints[static_cast<std::size_t>(coupling.b)].v_index;
-    for (const auto& [dof, value] : {std::pair<int, double>{std::min(va, vb), va < vb ? -coupling.ratio : 1.0},
-                                     std::pair<int, double>{std::max(va, vb), va < vb ? 1.0 : -coupling.ratio}}) {
+    const auto [ca, cb] = visit_coupling_kind(coupling.type, [&](auto kind) {  // cut_joint_kinds/gear.hpp
+      return std::pair<double, double>{decltype(kind)::coefficient_a(coupling), decltype(kind)::coefficient_b(coupling)};
+    });
+    for (const auto& [dof, value] : {std::pair<int, double>{std::min(va, vb), va < vb ? ca : cb},
+                                     std::pair<int, double>{std::max(va, vb), va < vb ? cb : ca}}) {
       constants.emplace_back(entry_dof_.size(), value);
       entry_dof_.push_back(dof);
       entry_chain_.push_back(0);

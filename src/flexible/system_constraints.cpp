@@ -10,6 +10,7 @@
 // rows (gears, force-elements.md) follow, as in constraints/loop_rows.cpp.
 // Cost O(rows · nv). Reads the kinematics in FlexibleSystemData (level 1 for J̇ v). Writes
 // loop_residual, loop_jacobian, loop_bias, loop_wrench_a/_b, point. Allocates nothing.
+#include "../model/cut_joint_dispatch.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/flexible/flexible_system.hpp"
 #include "system_section.hpp"
@@ -82,10 +83,13 @@ void flexible_loop_closure(const Model& model, const FlexibleSystem& system, Fle
     const int row = model.coupling_row_index + static_cast<int>(c);
     const Joint& a = model.joints[static_cast<std::size_t>(coupling.a)];
     const Joint& b = model.joints[static_cast<std::size_t>(coupling.b)];
-    data.loop_residual[row] = q[b.q_index] - coupling.ratio * q[a.q_index] - coupling.offset;
     data.loop_jacobian.row(row).setZero();
-    data.loop_jacobian(row, b.v_index) += 1.0;
-    data.loop_jacobian(row, a.v_index) -= coupling.ratio;
+    visit_coupling_kind(coupling.type, [&](auto kind) {  // src/model/cut_joint_kinds/gear.hpp
+      using Kind = decltype(kind);
+      data.loop_residual[row] = Kind::residual(coupling, q[a.q_index], q[b.q_index]);
+      data.loop_jacobian(row, b.v_index) += Kind::coefficient_b(coupling);
+      data.loop_jacobian(row, a.v_index) += Kind::coefficient_a(coupling);
+    });
     data.loop_wrench_a[static_cast<std::size_t>(row)].setZero();
     data.loop_wrench_b[static_cast<std::size_t>(row)].setZero();
     if (with_bias) data.loop_bias[row] = 0.0;

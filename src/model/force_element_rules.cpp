@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "cut_joint_dispatch.hpp"
 #include "mechdyn/errors.hpp"
 #include "mechdyn/math/time_expressions.hpp"
 #include "mechdyn/model/model.hpp"
@@ -95,10 +96,7 @@ bool is_joint_element(ForceElementType type) {
 }
 
 const char* coupling_type_name(CouplingType type) {
-  switch (type) {
-    case CouplingType::Gear: return "gear";
-  }
-  return "unknown";
+  return visit_coupling_kind(type, [](auto kind) { return decltype(kind)::type_name; });  // cut_joint_kinds/
 }
 
 int Model::format_version() const {

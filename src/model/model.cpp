@@ -13,38 +13,6 @@
 
 namespace mechdyn {
 
-const char* loop_type_name(LoopType type) {
-  switch (type) {
-    case LoopType::Revolute: return "revolute";
-    case LoopType::Prismatic: return "prismatic";
-    case LoopType::Universal: return "universal";
-    case LoopType::Spherical: return "spherical";
-    case LoopType::Fixed: return "fixed";
-    case LoopType::PlanarRevolute: return "planar-revolute";
-  }
-  return "unknown";
-}
-
-int loop_rows(LoopType type) {
-  switch (type) {
-    case LoopType::Spherical: return 3;
-    case LoopType::Revolute: return 5;
-    case LoopType::Prismatic: return 5;
-    case LoopType::Universal: return 4;
-    case LoopType::Fixed: return 6;
-    case LoopType::PlanarRevolute: return 2;
-  }
-  return 0;
-}
-
-std::optional<LoopType> loop_type_from_name(const std::string& name) {
-  for (LoopType t : {LoopType::Revolute, LoopType::Prismatic, LoopType::Universal, LoopType::Spherical,
-                     LoopType::Fixed, LoopType::PlanarRevolute}) {
-    if (name == loop_type_name(t)) return t;
-  }
-  return std::nullopt;
-}
-
 std::optional<int> Model::body_index(const std::string& body_name) const {
   for (int i = 0; i < num_bodies(); ++i) {
     if (bodies[i].name == body_name) return i;
@@ -248,10 +216,9 @@ void finalize_model(Model& model, const std::string& source) {
   for (Loop& loop : model.loops) {
     const std::string element = "loop '" + loop.name + "'";
     if (!loop_names.insert(loop.name).second) fail(source, element, "duplicate loop name");
-    if (loop.type == LoopType::Revolute || loop.type == LoopType::Prismatic ||
-        loop.type == LoopType::Universal || loop.type == LoopType::PlanarRevolute)
-      check_unit_axis(loop.axis, source, element, loop.type == LoopType::Universal ? "axes[0]" : "axis");
-    if (loop.type == LoopType::Universal) check_unit_axis(loop.second_axis, source, element, "axes[1]");
+    const CutAxisKeys keys = cut_joint_facts(loop.type).axis_keys;
+    if (keys != CutAxisKeys::None) check_unit_axis(loop.axis, source, element, keys == CutAxisKeys::Axes ? "axes[0]" : "axis");
+    if (keys == CutAxisKeys::Axes) check_unit_axis(loop.second_axis, source, element, "axes[1]");
     model.loop_row_index.push_back(model.num_loop_rows);
     model.num_loop_rows += loop_rows(loop.type);
     for (const BodyPoint* bp : {&loop.a, &loop.b}) {

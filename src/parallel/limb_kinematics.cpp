@@ -100,35 +100,26 @@ void limb_screw_kinematics(const Model& model, const ParallelModel& parallel, co
       const Mat3 ra = loop.a.body == kGround ? Mat3::Identity() : data.rotation[loop.a.body];
       const Mat3 rb = loop.b.body == kGround ? Mat3::Identity() : data.rotation[loop.b.body];
       const Vec3 point = (loop.a.body == kGround ? Vec3::Zero() : data.position[loop.a.body]) + ra * loop.a.point;
-      switch (loop.type) {
-        case LoopType::Spherical:
-          for (int c = 0; c < 3; ++c) {
-            s.screws.col(c0 + c) = rotation_screw(Vec3::Unit(c), point);
-            s.carrier[c0 + c] = ScrewCarrier::WorldDirection;
-            s.point[c0 + c] = point;
-          }
-          break;
-        case LoopType::Universal: {
-          const Vec3 on_a = ra * loop.axis, on_b = rb * loop.second_axis;
-          const Vec3& first = joint.platform_is_a ? on_b : on_a;  // the axis fixed in the limb's last body
-          const Vec3& second = joint.platform_is_a ? on_a : on_b;
-          s.screws.col(c0) = rotation_screw(first, point);
-          s.carrier[c0] = ScrewCarrier::Proximal;
-          s.screws.col(c0 + 1) = rotation_screw(second, point);
-          s.carrier[c0 + 1] = ScrewCarrier::Distal;
-          break;
+      // The kind's freedoms (model/cut_joint.hpp): a direction carried by the limb's last
+      // body is Proximal, by the platform Distal; the limb side comes first.
+      CutFreedom axes[4];
+      const int count = cut_joint_freedom_axes(loop, ra, rb, axes);
+      auto carrier_of = [&](CutCarrier c) {
+        if (c == CutCarrier::World) return ScrewCarrier::WorldDirection;
+        if (c == CutCarrier::Both) return ScrewCarrier::Proximal;
+        return (c == CutCarrier::A) == joint.platform_is_a ? ScrewCarrier::Distal : ScrewCarrier::Proximal;
+      };
+      int column = c0;
+      for (int pass = 0; pass < 2; ++pass)  // pass 0: all but the Distal ones; pass 1: the Distal ones
+        for (int k = 0; k < count; ++k) {
+          const ScrewCarrier carrier = carrier_of(axes[k].carrier);
+          if ((carrier == ScrewCarrier::Distal) != (pass == 1)) continue;
+          s.screws.col(column) = axes[k].rotation ? rotation_screw(axes[k].direction, point)
+                                                  : make_vec6(Vec3::Zero(), axes[k].direction);
+          s.carrier[column] = carrier;
+          if (carrier == ScrewCarrier::WorldDirection) s.point[column] = point;
+          ++column;
         }
-        case LoopType::Revolute:
-          s.screws.col(c0) = rotation_screw(ra * loop.axis, point);
-          s.carrier[c0] = ScrewCarrier::Proximal;
-          break;
-        case LoopType::Prismatic:
-          s.screws.col(c0) = make_vec6(Vec3::Zero(), ra * loop.axis);
-          s.carrier[c0] = ScrewCarrier::Proximal;
-          break;
-        default:
-          break;
-      }
     }
     // D_i = S_i G⁻¹, N_i ⟂ S_i (G = S_iᵀ S_i = L Lᵀ).
     const int rank = s.gram.factor(s.screws, work.rank_tolerance);

@@ -14,18 +14,6 @@ namespace mechdyn {
 
 namespace {
 
-int cut_freedoms(LoopType type) {
-  switch (type) {
-    case LoopType::Spherical: return 3;
-    case LoopType::Universal: return 2;
-    case LoopType::Revolute:
-    case LoopType::Prismatic: return 1;
-    case LoopType::Fixed: return 0;
-    case LoopType::PlanarRevolute: return 4;  // translation along the axis, rotation about any axis
-  }
-  return 0;
-}
-
 // A wrench [m_c; f] in the joint's centre coordinates → [m_c + c × f; f] about the world origin.
 Vec6 about_origin(const Vec6& at_centre, const Vec3& centre) {
   Vec6 out = at_centre;
@@ -74,7 +62,7 @@ NewtonEulerWorkspace::NewtonEulerWorkspace(const Model& model) {
     j.index = static_cast<int>(i);
     j.child_group = group_of(loop.a.body);
     j.parent_group = group_of(loop.b.body);
-    j.freedoms = cut_freedoms(loop.type);
+    j.freedoms = cut_joint_facts(loop.type).freedoms;
     j.unknowns = 6 - j.freedoms;
     j.first_unknown = column;
     column += j.unknowns;
@@ -122,27 +110,11 @@ void newton_euler_inverse_dynamics(const Model& model, const Data& data, const A
       const Mat3 ra = loop.a.body == kGround ? Mat3::Identity() : data.rotation[loop.a.body];
       const Mat3 rb = loop.b.body == kGround ? Mat3::Identity() : data.rotation[loop.b.body];
       centre = (loop.a.body == kGround ? Vec3::Zero() : data.position[loop.a.body]) + ra * loop.a.point;
-      switch (loop.type) {
-        case LoopType::Spherical:
-          for (int k = 0; k < 3; ++k) freedoms.col(k) << Vec3::Unit(k), Vec3::Zero();
-          break;
-        case LoopType::Universal:
-          freedoms.col(0) << ra * loop.axis, Vec3::Zero();
-          freedoms.col(1) << rb * loop.second_axis, Vec3::Zero();
-          break;
-        case LoopType::Revolute:
-          freedoms.col(0) << ra * loop.axis, Vec3::Zero();
-          break;
-        case LoopType::Prismatic:
-          freedoms.col(0) << Vec3::Zero(), ra * loop.axis;
-          break;
-        case LoopType::PlanarRevolute:
-          freedoms.col(0) << Vec3::Zero(), ra * loop.axis;
-          for (int k = 0; k < 3; ++k) freedoms.col(1 + k) << Vec3::Unit(k), Vec3::Zero();
-          break;
-        case LoopType::Fixed:
-          break;
-      }
+      CutFreedom axes[4];  // the kind's freedoms (model/cut_joint.hpp): [n; 0] or [0; n] at the centre
+      const int count = cut_joint_freedom_axes(loop, ra, rb, axes);
+      for (int k = 0; k < count; ++k)
+        if (axes[k].rotation) freedoms.col(k) << axes[k].direction, Vec3::Zero();
+        else freedoms.col(k) << Vec3::Zero(), axes[k].direction;
     }
     dual.setZero(6, j.freedoms);
     constraint.setZero(6, 6 - j.freedoms);

@@ -28,16 +28,11 @@ int tree_joint_freedoms(const Model& model, int body) {
 }  // namespace
 
 int cut_joint_freedoms(const Model& model, const Loop& loop) {
-  switch (loop.type) {
-    case LoopType::Spherical: return 3;
-    case LoopType::Universal: return 2;
-    case LoopType::Revolute:
-    case LoopType::Prismatic: return 1;
-    case LoopType::Fixed: return 0;
-    case LoopType::PlanarRevolute: break;
-  }
-  refuse(model, "cut joint '" + loop.name + "' is " + loop_type_name(loop.type) +
-                    " (a limb ends with a revolute, prismatic, universal, spherical or fixed joint)");
+  const CutJointFacts& facts = cut_joint_facts(loop.type);
+  if (facts.planar_only)
+    refuse(model, "cut joint '" + loop.name + "' is " + facts.name +
+                      " (a limb ends with a revolute, prismatic, universal, spherical or fixed joint)");
+  return facts.freedoms;
 }
 
 ParallelModel make_parallel_model(const Model& model, int body) {

@@ -28,8 +28,8 @@
 // J̇ v per family (exact, from the q̈ = 0 accelerations; no finite differences):
 //   point:     a_p = a_O + α × p + ω × v_p;   direction: d̈ = α × d + ω × (ω × d)
 //   x · y:     ẍ · y + 2 ẋ · ẏ + x · ÿ;       e: ½ Σ (ä_i × b_i + 2 ȧ_i × ḃ_i + a_i × b̈_i)
-// Adding a loop type = a LoopType with its name and row count (model/model.hpp,
-// src/model/model.cpp) and its case in src/constraints/loop_rows.cpp.
+// Which families a type uses, in which order, is its kind's closure_rows
+// (src/model/cut_joint_kinds/<type>.hpp); adding a type: docs/joints.md §7.
 #pragma once
 
 #include "mechdyn/model/data.hpp"

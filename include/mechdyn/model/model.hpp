@@ -15,6 +15,7 @@
 #include "mechdyn/flexible/flexible_beam.hpp"
 #include "mechdyn/math/types.hpp"
 #include "mechdyn/model/body_point.hpp"
+#include "mechdyn/model/cut_joint.hpp"
 #include "mechdyn/model/force_elements.hpp"
 #include "mechdyn/model/joint.hpp"
 
@@ -30,24 +31,6 @@ struct Body {
   // A flexible beam (format version 2, flexible/flexible_beam.hpp); mass, com and inertia
   // are then a rigid part welded to the body frame. std::nullopt: a rigid body.
   std::optional<FlexibleBeam> flexible;
-};
-
-enum class LoopType { Revolute, Prismatic, Universal, Spherical, Fixed, PlanarRevolute };
-const char* loop_type_name(LoopType type);
-/// Number of scalar closure equations of a cut joint: spherical 3, revolute 5,
-/// prismatic 5, universal 4, fixed 6, planar-revolute 2.
-int loop_rows(LoopType type);
-std::optional<LoopType> loop_type_from_name(const std::string& name);
-
-/// A cut joint closing a kinematic loop (model-format.md "loops"). Closure equations:
-/// constraints/loop_closure.hpp; constrained dynamics: constraints/ (docs/closed-chains.md).
-struct Loop {
-  std::string name;
-  LoopType type = LoopType::Spherical;
-  BodyPoint a;
-  BodyPoint b;
-  Vec3 axis = Vec3::UnitZ();         // revolute, prismatic (world directions at q = 0)
-  Vec3 second_axis = Vec3::UnitY();  // universal
 };
 
 /// A named point on a body whose world position the kinematics reports.
