@@ -6,7 +6,9 @@
     python3 scripts/batch_table.py batch.json
 
 ns per state = 1 / items_per_second (wall clock; the median when repeated); speed-up =
-single / batch-2 (target >= 1.8 on 2 cores); batch-1 / single (target <= 1.0).
+single / batch-2 (target >= 1.8 on 2 cores); batch-1 / single (target <= 1.0); CPU batch-2 /
+single: the process's CPU time per state (all threads, spinning included) on 2 threads over
+1 — near 1 when the threads add no work, whatever the load.
 """
 import json
 import sys
@@ -15,19 +17,21 @@ import sys
 def main(path):
     with open(path) as f:
         report = json.load(f)
-    per_state = {}
+    per_state, cpu_per_state = {}, {}
     for b in report["benchmarks"]:
         if b.get("aggregate_name", "median") != "median" or "items_per_second" not in b:
             continue
         algorithm, model, states, mode = b["run_name"].split("/")[:4]
         per_state[(algorithm, model, int(states), mode)] = 1e9 / b["items_per_second"]
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        cpu_per_state[(algorithm, model, int(states), mode)] = b["cpu_time"] * scale / int(states)
     context = report.get("context", {})
     print("batch: ns per state (wall clock), %s, commit %s, load average %s" % (
         context.get("mechdyn.cpu", "?"), context.get("mechdyn.commit", "?"), context.get("load_avg", "?")))
     print()
     print("| algorithm | model | K | single ns/state | batch-1 ns/state | batch-2 ns/state | speed-up single/batch-2 "
-          "| batch-1/single |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| batch-1/single | CPU batch-2/single |")
+    print("|---|---|---|---|---|---|---|---|---|")
     order = ["rnea", "aba", "crba", "rnea_derivatives", "aba_derivatives", "step"]
     for (algorithm, model, states, mode) in sorted(per_state, key=lambda k: (order.index(k[0]) if k[0] in order else 99,
                                                                             k[1] != "panda_like_arm", k[2])):
@@ -36,8 +40,10 @@ def main(path):
         single = per_state[(algorithm, model, states, "single")]
         one = per_state.get((algorithm, model, states, "batch1"), float("nan"))
         two = per_state.get((algorithm, model, states, "batch2"), float("nan"))
-        print("| %s | %s | %d | %.0f | %.0f | %.0f | %.2f | %.2f |" % (algorithm, model, states, single, one, two,
-                                                                    single / two, one / single))
+        cpu = cpu_per_state.get((algorithm, model, states, "batch2"), float("nan")) / \
+            cpu_per_state[(algorithm, model, states, "single")]
+        print("| %s | %s | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f |" % (
+            algorithm, model, states, single, one, two, single / two, one / single, cpu))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ bool spin_until(Ready&& ready) {
       std::atomic_signal_fence(std::memory_order_seq_cst);  // keeps the compiler from merging the loads
     }
     if (std::chrono::steady_clock::now() >= deadline) return ready();
+    std::this_thread::yield();  // a descheduled thread of this pool may be waiting for this core
   }
 }
 
