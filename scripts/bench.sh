@@ -24,6 +24,10 @@
 #  6b. bench/bench_batch.cpp: K states per call (issue 29 item 3): K single calls, the
 #     batch on 1 thread and on 2, the arm and the 30-body tree, K = 64 and 1024, ns per state
 #     (wall clock) and the speed-up single / batch-2 against the target 1.8
+#  6c. bench/bench_growth.cpp: growth from 5 to 1000 bodies (issue 29 item 4): rnea, crba,
+#     aba, rnea_derivatives, aba_derivatives beside MuJoCo's counterparts (its finite
+#     differences up to the n where one call passes 50 ms) on chains and binary trees, the
+#     ratio mechdyn/MuJoCo at each n and the fitted slopes (scripts/growth_table.py)
 #  7. bench/bench_codegen.cpp: the code `mechdyn codegen` writes (at build time) for the
 #     five-axis tree and the Panda against crba / rnea / aba and the explicit methods,
 #     ratio generated/best runtime against the target 0.5 (scripts/codegen_table.py)
@@ -51,7 +55,7 @@ extra=()
 for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=1 ;;
-    -h|--help) sed -n '2,34p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) extra+=("$arg") ;;
   esac
 done
@@ -60,7 +64,7 @@ cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DMECHDYN_BUILD_TESTS=OFF -DMECHDYN_BUILD_APPS=ON -DMECHDYN_BUILD_PYTHON=OFF -DMECHDYN_BUILD_BENCHMARKS=ON >/dev/null
 # (the command-line tool is built for mechdyn_bench_codegen, whose C it writes at build time)
 cmake --build "$build_dir" -j"$jobs" --target mechdyn_bench mechdyn_bench_peers mechdyn_bench_closed_chains \
-  mechdyn_bench_many_loops mechdyn_bench_force_elements mechdyn_bench_linearisation mechdyn_bench_batch mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
+  mechdyn_bench_many_loops mechdyn_bench_force_elements mechdyn_bench_linearisation mechdyn_bench_batch mechdyn_bench_growth mechdyn_op_count mechdyn_bench_parallel mechdyn_bench_scale mechdyn_bench_codegen >/dev/null
 
 json="$build_dir/bench-results.json"
 flags=(--benchmark_out="$json" --benchmark_out_format=json)
@@ -217,6 +221,18 @@ else
 fi
 "$build_dir/bench/mechdyn_bench_batch" "${batch_flags[@]}" >/dev/null 2>&1
 "$python" "$repo/scripts/batch_table.py" "$batch_json"
+
+# --- growth from 5 to 1000 bodies (issue 29 item 4): mechdyn beside MuJoCo, with the slopes
+echo
+growth_json="$build_dir/bench-growth.json"
+growth_flags=(--benchmark_out="$growth_json" --benchmark_out_format=json)
+if [ "$smoke" -eq 1 ]; then
+  growth_flags+=(--max_bodies=20 --benchmark_min_time=0.01)
+else
+  growth_flags+=(--benchmark_repetitions=3 --benchmark_report_aggregates_only=true)
+fi
+"$build_dir/bench/mechdyn_bench_growth" "${growth_flags[@]}" "${extra[@]}" >/dev/null
+"$python" "$repo/scripts/growth_table.py" "$growth_json"
 
 # --- explicit-jsim-tree-chains §6: operation counts -----------------------------------
 echo

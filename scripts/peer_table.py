@@ -18,6 +18,11 @@ Columns:
   / own          explicit over recursive; generated over mechdyn's best runtime algorithm
                  (recursive or explicit); analytical derivatives over mechdyn's centred
                  finite difference of its own RNEA/ABA
+  / RNEA|ABA     derivative rows only (issue 29 item 4): the row's time over mechdyn's own
+                 RNEA (inverse_dynamics/mechdyn_recursive) for id_derivatives, over its ABA
+                 (forward_dynamics/mechdyn_recursive) for fd_derivatives, same run; beside
+                 "/ fastest peer", which for these rows is the ratio to MuJoCo's finite
+                 differences
   target         the issue targets: issue 15 (explicit <= 1.0 x fastest peer on every
                  model; generated <= 0.5 x best runtime for M, ID, FD on the five-axis tree
                  and the arm; analytical <= 0.1 x own finite difference on the arm and the
@@ -45,6 +50,8 @@ METHODS = {q: RUNTIME + ["mechdyn_generated"] for q in DYNAMICS}
 METHODS.update({q: ["mechdyn_analytical", "mechdyn_finite_difference"] for q in DERIVATIVES})
 GENERATED_TARGET_MODELS = ("five_axis_tree", "panda_like_arm")
 DERIVATIVE_TARGET_MODELS = ("panda_like_arm", "branched_tree_30")
+# The derivatives' own baseline: the recursive algorithm they differentiate.
+DERIVATIVE_BASELINE = {"id_derivatives": "inverse_dynamics", "fd_derivatives": "forward_dynamics"}
 
 
 def load(path):
@@ -99,8 +106,8 @@ def main():
         print(f"- {model}: " + "; ".join(c for c in checks if c))
     print()
     print("| model | quantity | mechdyn method | ns | mul+add | MuJoCo ns | Simbody ns | / fastest peer | / own | "
-          "target | met |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+          "/ RNEA\\|ABA | target | met |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
     transition = []
     for model in models:
         for quantity in DYNAMICS + DERIVATIVES:
@@ -128,12 +135,14 @@ def main():
                 else:
                     own = None
                 peer_ratio = ratio(ns, fastest)
+                baseline = DERIVATIVE_BASELINE.get(quantity)
+                per_recursive = ratio(ns, times.get((baseline, "mechdyn_recursive", model))) if baseline else None
                 target, met = target_of(quantity, method, model, t, peer_ratio, own, peers["mujoco"])
                 count = ops.get((quantity, method, model))
                 cells = [f"{ns:.0f}", "-" if count is None else f"{count:.0f}",
                          "-" if peers["mujoco"] is None else f"{peers['mujoco']:.0f}",
                          "-" if peers["simbody"] is None else f"{peers['simbody']:.0f}",
-                         fmt_ratio(peer_ratio), fmt_ratio(own), target, met]
+                         fmt_ratio(peer_ratio), fmt_ratio(own), fmt_ratio(per_recursive), target, met]
                 print(f"| {model} | {quantity} | {method.removeprefix('mechdyn_')} | {' | '.join(cells)} |")
     if transition:
         print()
