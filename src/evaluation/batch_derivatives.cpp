@@ -11,6 +11,7 @@ namespace mechdyn {
 using batch_detail::check_input;
 using batch_detail::check_output;
 using batch_detail::check_workspace;
+using batch_detail::store_block;
 
 void batch_rnea_derivatives(const Model& model, BatchWorkspace& workspace, const Eigen::Ref<const MatX>& q,
                             const Eigen::Ref<const MatX>& v, const Eigen::Ref<const MatX>& a,
@@ -27,8 +28,8 @@ void batch_rnea_derivatives(const Model& model, BatchWorkspace& workspace, const
     BatchThreadWorkspace& own = workspace.thread(thread);
     for (std::ptrdiff_t k = begin; k < end; ++k) {
       rnea_derivatives(model, own.data, own.derivatives, q.col(k), v.col(k), a.col(k));
-      dtau_dq.middleCols(k * nv, nv) = own.derivatives.dtau_dq;
-      dtau_dv.middleCols(k * nv, nv) = own.derivatives.dtau_dv;
+      store_block(dtau_dq, k, own.derivatives.dtau_dq);
+      store_block(dtau_dv, k, own.derivatives.dtau_dv);
     }
   });
 }
@@ -49,9 +50,9 @@ void batch_aba_derivatives(const Model& model, BatchWorkspace& workspace, const 
     BatchThreadWorkspace& own = workspace.thread(thread);
     for (std::ptrdiff_t k = begin; k < end; ++k) {
       aba_derivatives(model, own.data, own.derivatives, q.col(k), v.col(k), tau.col(k));
-      da_dq.middleCols(k * nv, nv) = own.derivatives.da_dq;
-      da_dv.middleCols(k * nv, nv) = own.derivatives.da_dv;
-      da_dtau.middleCols(k * nv, nv) = own.derivatives.da_dtau;
+      store_block(da_dq, k, own.derivatives.da_dq);
+      store_block(da_dv, k, own.derivatives.da_dv);
+      store_block(da_dtau, k, own.derivatives.da_dtau);
     }
   });
 }

@@ -12,6 +12,7 @@ namespace mechdyn {
 using batch_detail::check_input;
 using batch_detail::check_output;
 using batch_detail::check_workspace;
+using batch_detail::store_block;
 
 void batch_rnea(const Model& model, BatchWorkspace& workspace, const Eigen::Ref<const MatX>& q,
                 const Eigen::Ref<const MatX>& v, const Eigen::Ref<const MatX>& a, Eigen::Ref<MatX> tau) {
@@ -52,7 +53,7 @@ void batch_crba(const Model& model, BatchWorkspace& workspace, const Eigen::Ref<
   check_output(mass_matrices, nv, nv * states, "mass_matrices", function);
   workspace.pool().parallel_for(states, [&](std::ptrdiff_t begin, std::ptrdiff_t end, int thread) {
     Data& data = workspace.thread(thread).data;
-    for (std::ptrdiff_t k = begin; k < end; ++k) mass_matrices.middleCols(k * nv, nv) = crba(model, data, q.col(k));
+    for (std::ptrdiff_t k = begin; k < end; ++k) store_block(mass_matrices, k, crba(model, data, q.col(k)));
   });
 }
 

@@ -37,7 +37,14 @@ void check_input(const Eigen::Ref<const MatX>& matrix, Eigen::Index rows, Eigen:
     throw InvalidArgument(std::string(function) + ": " + name + " is " + std::to_string(matrix.rows()) + " × " +
                           std::to_string(matrix.cols()) + ", expected " + std::to_string(rows) + " × " +
                           std::to_string(states) + " (one column per state)");
-  if (matrix.allFinite()) return;  // the fast test (vectorised); then find the state to name
+  // The fast test: x − x is 0 for every finite x and NaN otherwise, and a sum is a
+  // vectorised reduction (allFinite() is a loop with a test per number). Then, only on
+  // failure, find the state to name.
+  const bool finite = matrix.outerStride() == rows
+                          ? (Eigen::Map<const VecX>(matrix.data(), rows * states).array() -
+                             Eigen::Map<const VecX>(matrix.data(), rows * states).array()).sum() == 0.0
+                          : (matrix.array() - matrix.array()).sum() == 0.0;
+  if (finite) return;
   for (Eigen::Index k = 0; k < states; ++k)
     for (Eigen::Index i = 0; i < rows; ++i)
       if (!std::isfinite(matrix(i, k)))
