@@ -11,16 +11,17 @@
 // Each state is one call of the single-state algorithm (dynamics/rnea.hpp, aba.hpp,
 // crba.hpp, rnea_derivatives.hpp, aba_derivatives.hpp; simulation/integrators.hpp's
 // Rk4Integrator::step) on the Data of the thread that runs it: the results equal K single
-// calls bit for bit, for any thread count. The states are split into contiguous chunks,
-// one per thread (they cost the same). No SIMD across states: docs/benchmarks.md "Batch"
-// says why.
+// calls bit for bit, for any thread count. The pool hands the states out in contiguous
+// blocks, about 8 per thread (ThreadPool::parallel_for). No SIMD across states:
+// docs/benchmarks.md "Batch" says why.
 //
 // Errors: every function first checks the workspace (made for this model's shape), the
 // shapes of inputs and outputs, and that every input is finite, and throws InvalidArgument
 // with a one-line message naming the function, the argument and the state. An error of
 // one state during the evaluation (SolverError: a singular articulated inertia, a step
 // that blows up) stops the call and is rethrown in the caller; outputs are then partly
-// written. Allocates nothing after the workspace is built (tests/unit/test_batch.cpp).
+// written. Allocates nothing after the workspace is built
+// (tests/unit/test_batch_no_allocation.cpp).
 // One workspace serves one call at a time (calls from several threads take turns).
 #pragma once
 
