@@ -3,8 +3,9 @@
 // relative pose (E, r) with x_parent = E x_body + r (EC eqs. 2–3), the motion subspace S
 // (one spatial column per velocity coordinate), the velocity-product term c = Ṡ q̇ + v × S q̇
 // and each body's world rotation Q_l = Q_λ E (EC eq. 4). The per-type formulas are those
-// of src/model/joint_kinds/*.hpp (their headers derive them), written once more over
-// expressions so that structural zeros fold away. Not installed.
+// of src/model/joint_kinds/*.hpp (their headers derive them), built over expressions from
+// each kind's `motions` (turn, slide, quaternion, shift) so that structural zeros fold
+// away; no joint type is tested here. Not installed.
 #pragma once
 
 #include <vector>
@@ -33,8 +34,8 @@ struct SymbolicTree {
 std::vector<Expr> configuration_inputs(const Model& model);
 std::vector<Expr> velocity_inputs(const Model& model, const std::string& array);
 
-/// Relative poses, motion subspaces and world rotations at q (nq expressions).
-/// Throws ModelError naming a joint type it cannot express (none today).
+/// Relative poses, motion subspaces and world rotations at q (nq expressions), built from
+/// each joint kind's elementary motions (joint_kinds/common.hpp JointMotion).
 SymbolicTree symbolic_positions(const Model& model, const std::vector<Expr>& q);
 
 /// X v: a motion vector of the parent (parent coordinates) in body coordinates,

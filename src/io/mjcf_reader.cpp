@@ -13,7 +13,12 @@
 //   hinge → revolute, slide → prismatic, ball → spherical (q: the quaternion relative to
 //   the written pose, velocities in world axes; MuJoCo's are in the body's own axes),
 //   free/<freejoint> → free (position of the body frame origin from the written one and
-//   the quaternion as for ball), no joint → fixed.
+//   the quaternion as for ball), no joint → fixed; a hinge directly followed by a slide at
+//   the same pos with the same axis direction → one cylindrical joint (what write_mjcf
+//   writes for one, "<joint>/angle" and "<joint>/shift", read back under the name
+//   "<joint>"; any other names: the hinge's), unless either carries a ref, a range, a
+//   spring, damping, friction or armature, or is coupled or driven by a servo, or only one
+//   of them has a motor: those need one coordinate each, and the pair stays two joints.
 // Mass: <inertial> (diaginertia + quat, or fullinertia), else by <compiler
 // inertiafromgeom> the geoms' solids (mjcf_elements.cpp); then boundmass, boundinertia,
 // balanceinertia and settotalmass as MuJoCo applies them.
@@ -114,7 +119,49 @@ class MjcfReader {
   void read_tendons(const tinyxml2::XMLElement* element);
   Vec3 point_at_spring(int link, const Vec3& zero) const;
   std::map<int, double> joint_springref_;  // graph hinge/slide joint → springref (rad or m): MuJoCo's qpos_spring
+  // Joint names that <equality><joint> couples, and the actuator elements on each joint
+  // name ("motor", "position", ...): read before the bodies, for cylindrical_pair.
+  std::set<std::string> coupled_joints_;
+  std::map<std::string, std::set<std::string>> joint_actuators_;
+  void scan_joint_references(const tinyxml2::XMLElement* root);
+  bool cylindrical_pair(const MjcfElement& hinge, const MjcfElement& slide, const std::string& hinge_name,
+                        const std::string& slide_name) const;
 };
+
+void MjcfReader::scan_joint_references(const tinyxml2::XMLElement* root) {
+  for_each(root, "equality", [&](const tinyxml2::XMLElement* equality) {
+    for (const tinyxml2::XMLElement* e = equality->FirstChildElement(); e != nullptr; e = e->NextSiblingElement())
+      for (const char* attribute : {"joint1", "joint2"})
+        if (const char* name = e->Attribute(attribute)) coupled_joints_.insert(name);
+  });
+  for_each(root, "actuator", [&](const tinyxml2::XMLElement* actuators) {
+    for (const tinyxml2::XMLElement* e = actuators->FirstChildElement(); e != nullptr; e = e->NextSiblingElement())
+      if (const char* name = e->Attribute("joint")) joint_actuators_[name].insert(e->Name());
+  });
+}
+
+// Whether a hinge and the slide written after it in one body are one cylindrical joint:
+// same pos, same axis direction, no attribute of one coordinate (the file's joint class
+// defaults included), not coupled, no servo, and a motor on both or on neither.
+bool MjcfReader::cylindrical_pair(const MjcfElement& hinge, const MjcfElement& slide, const std::string& hinge_name,
+                                  const std::string& slide_name) const {
+  if (hinge.text("type").value_or("hinge") != "hinge" || slide.text("type").value_or("hinge") != "slide") return false;
+  const Vec3 a = hinge.vec3("axis", Vec3::UnitZ()), b = slide.vec3("axis", Vec3::UnitZ());
+  if (!(a.norm() > 1e-12) || !(b.norm() > 1e-12)) return false;  // read_body says so
+  if ((a.normalized() - b.normalized()).norm() > 1e-12) return false;
+  if ((hinge.vec3("pos", Vec3::Zero()) - slide.vec3("pos", Vec3::Zero())).norm() > 1e-12) return false;
+  for (const MjcfElement* joint : {&hinge, &slide}) {
+    for (const char* attribute : {"ref", "stiffness", "springref", "damping", "frictionloss", "armature"})
+      if (joint->number(attribute, 0.0) != 0.0) return false;
+    if (joint->numbers("range") && joint->text("limited").value_or("") != "false") return false;
+  }
+  for (const std::string& name : {hinge_name, slide_name}) {
+    if (coupled_joints_.count(name)) return false;
+    const auto found = joint_actuators_.find(name);
+    if (found != joint_actuators_.end() && (found->second.size() != 1 || !found->second.count("motor"))) return false;
+  }
+  return joint_actuators_.count(hinge_name) == joint_actuators_.count(slide_name);
+}
 
 void MjcfReader::for_each(const tinyxml2::XMLElement* element, const char* kind,
                           const std::function<void(const tinyxml2::XMLElement*)>& visit, int depth) {
@@ -275,10 +322,13 @@ void MjcfReader::read_body(const tinyxml2::XMLElement* e, int parent, const Link
     graph_.joints.push_back(weld);
     at = weld.child;
   }
+  auto joint_name_of = [&](std::size_t k) {
+    const char* joint_given = joints[k]->Attribute("name");
+    return joint_given ? std::string(joint_given) : name + "_joint" + std::to_string(k);
+  };
   for (std::size_t k = 0; k < joints.size(); ++k) {
     const bool free_element = std::string(joints[k]->Name()) == "freejoint";
-    const char* joint_given = joints[k]->Attribute("name");
-    const std::string joint_name = joint_given ? joint_given : name + "_joint" + std::to_string(k);
+    const std::string joint_name = joint_name_of(k);
     const MjcfElement joint = element(joints[k], active_class, "joint " + in_quotes(joint_name));
     const std::string type = free_element ? "free" : joint.text("type").value_or("hinge");
     io::GraphJoint out;
@@ -286,6 +336,33 @@ void MjcfReader::read_body(const tinyxml2::XMLElement* e, int parent, const Link
     out.element = joint.name();
     out.line = joint.line();
     out.parent = at;
+    // A hinge and a slide on one axis: one cylindrical joint (the pair write_mjcf writes).
+    std::string slide_name;
+    if (type == "hinge" && k + 1 < joints.size() && std::string(joints[k + 1]->Name()) == "joint") {
+      slide_name = joint_name_of(k + 1);
+      const MjcfElement slide = element(joints[k + 1], active_class, "joint " + in_quotes(slide_name));
+      if (!cylindrical_pair(joint, slide, joint_name, slide_name)) slide_name.clear();
+    }
+    if (!slide_name.empty()) {
+      const std::string angle = "/angle", shift = "/shift";
+      auto ends_with = [](const std::string& text, const std::string& end) {
+        return text.size() > end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+      };
+      const std::string stem = joint_name.substr(0, joint_name.size() - (ends_with(joint_name, angle) ? angle.size() : 0));
+      if (ends_with(joint_name, angle) && slide_name == stem + shift) out.name = stem;
+      const Vec3 position = joint.vec3("pos", Vec3::Zero());
+      out.type = JointType::Cylindrical;
+      out.axis = (poses.zero.rotation * joint.vec3("axis", Vec3::UnitZ())).normalized();
+      out.anchor = poses.zero.apply(position);
+      ++k;  // the slide is read
+      const bool last = k + 1 == joints.size();
+      out.child = add_link(last ? name : name + "/" + out.name, poses.zero);
+      joint_links_[joint_name].push_back(static_cast<int>(graph_.joints.size()));
+      joint_links_[slide_name].push_back(static_cast<int>(graph_.joints.size()));
+      graph_.joints.push_back(out);
+      at = out.child;
+      continue;
+    }
     if (type == "hinge" || type == "slide") {
       const Vec3 position = joint.vec3("pos", Vec3::Zero());
       const Vec3 axis = joint.vec3("axis", Vec3::UnitZ());
@@ -502,8 +579,7 @@ void MjcfReader::read_joint_equality(const MjcfElement& eq, const std::string& n
     const auto found = joint_links_.find(joint_name);
     if (found == joint_links_.end()) eq.fail(std::string(attribute) + " " + in_quotes(joint_name) + " is not a joint");
     const int index = found->second.front();
-    const JointType type = graph_.joints[static_cast<std::size_t>(index)].type;
-    if (type != JointType::Revolute && type != JointType::Prismatic)
+    if (joint_nv(graph_.joints[static_cast<std::size_t>(index)].type) != 1)
       eq.fail(std::string(attribute) + " " + in_quotes(joint_name) +
               " is not a hinge or slide joint; a coupling ties joints of one coordinate");
     return index;
@@ -654,8 +730,7 @@ void MjcfReader::read_actuators(const tinyxml2::XMLElement* actuators) {
     const std::string name = given ? given : std::string(joint) + "_servo";
     const MjcfElement actuator = element(e, "", "actuator " + in_quotes(name));
     const int index = joint_links_.at(joint).front();
-    const JointType type = graph_.joints[static_cast<std::size_t>(index)].type;
-    if (type != JointType::Revolute && type != JointType::Prismatic)
+    if (joint_nv(graph_.joints[static_cast<std::size_t>(index)].type) != 1)
       actuator.fail("drives " + in_quotes(joint) + ", not a hinge or slide joint; a joint servo needs one coordinate");
     const double kp = actuator.number("kp", 1.0), kv = actuator.number("kv", 0.0);
     const std::vector<double> gear = actuator.numbers("gear").value_or(std::vector<double>{1.0});
@@ -728,6 +803,7 @@ Model MjcfReader::read() {
   graph_.name = root->Attribute("model") ? root->Attribute("model") : "mujoco_model";
   read_compiler(root);
   defaults_.read(root, source_);
+  scan_joint_references(root);
   for_each(root, "option", [&](const tinyxml2::XMLElement* e) {
     const io::XmlAttributes option(e, source_, "<option>");
     if (const auto gravity = option.vec3("gravity")) graph_.gravity = *gravity;
@@ -755,15 +831,15 @@ Model MjcfReader::read() {
                       e->GetLineNum());
     });
   if (has_joint_actuators_) {
-    int passive = 0;
+    std::set<int> passive;  // graph joints (a cylindrical joint is two MJCF joints)
     for (const auto& [joint_name, indices] : joint_links_)
       if (!driven_joints_.count(joint_name))
         for (const int j : indices) {
           graph_.joints[static_cast<std::size_t>(j)].actuated = false;
-          ++passive;
+          passive.insert(j);
         }
-    if (passive > 0)
-      warnings_.add("<actuator>", std::to_string(passive) +
+    if (!passive.empty())
+      warnings_.add("<actuator>", std::to_string(passive.size()) +
                                       " joint(s) without an actuator are passive (actuated: false); the others take "
                                       "input efforts");
   }

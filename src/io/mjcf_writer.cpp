@@ -158,29 +158,22 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
   auto ref = [&](std::size_t k) {
     return pose.refs.empty() || pose.refs[k] == 0.0 ? std::string() : " ref=\"" + number(pose.refs[k]) + "\"";
   };
-  const std::string name = io::xml_escaped(joint.name);
-  switch (joint.type) {
-    case JointType::Revolute:
-      out << pad << "  <joint name=\"" << name << "\" type=\"hinge\" axis=\"" << vec(joint.axis) << "\"" << ref(0)
-          << joint_attributes(model, l, warnings) << "/>\n";
-      break;
-    case JointType::Prismatic:
-      out << pad << "  <joint name=\"" << name << "\" type=\"slide\" axis=\"" << vec(joint.axis) << "\"" << ref(0)
-          << joint_attributes(model, l, warnings) << "/>\n";
-      break;
-    case JointType::Universal:  // MuJoCo carries a body's second joint axis with its first
-      out << pad << "  <joint name=\"" << name << "/1\" type=\"hinge\" axis=\"" << vec(joint.axis) << "\"/>\n";
-      out << pad << "  <joint name=\"" << name << "/2\" type=\"hinge\" axis=\"" << vec(joint.second_axis) << "\"/>\n";
-      break;
-    case JointType::Spherical:
-      out << pad << "  <joint name=\"" << name << "\" type=\"ball\"/>\n";
-      break;
-    case JointType::Free:
+  // The joint's MJCF joints (its kind's JointFormat): MuJoCo carries each axis with the
+  // joints before it, so a universal joint is two hinges (the second axis turned by the
+  // first) and a cylindrical one a hinge and a slide on one axis (read_mjcf joins that pair
+  // back). A lone hinge or slide takes the joint's ref and attributes; a fixed joint has none.
+  const JointFormat& format = joint_format(joint.type);
+  for (int k = 0; k < format.mjcf_count; ++k) {
+    const JointFormatElement& e = format.mjcf[k];
+    const std::string name = io::xml_escaped(joint.name + e.suffix);
+    if (std::string(e.type) == "free") {
       out << pad << "  <freejoint name=\"" << name << "\"/>\n";
-      break;
-    case JointType::Fixed:
-    case JointType::Cylindrical:  // refused by joint_problem
-      break;
+      continue;
+    }
+    out << pad << "  <joint name=\"" << name << "\" type=\"" << e.type << "\"";
+    if (e.axis >= 0) out << " axis=\"" << vec(e.axis == 1 ? joint.second_axis : joint.axis) << "\"";
+    if (e.axis >= 0 && format.mjcf_count == 1) out << ref(0) << joint_attributes(model, l, warnings);
+    out << "/>\n";
   }
   Vec3 moments;
   Quat orientation;
@@ -189,14 +182,14 @@ void write_body(const Model& model, int l, int indent, const std::vector<Pose>& 
   // slender rods of four_bar.yaml have 0 about their own axis. Such moments are written
   // as kMinimumMoment: it enters the dynamics only through rotation about that
   // principal axis, which a planar mechanism never has.
-  if (moments.minCoeff() < kMinimumMoment && joint.type != JointType::Fixed && warnings != nullptr)
+  if (moments.minCoeff() < kMinimumMoment && joint.nv != 0 && warnings != nullptr)
     warnings->push_back(model.name + ": body '" + body.name + "': principal moment " + number(moments.minCoeff()) +
                         " kg m^2 written as 1e-12 (MuJoCo refuses smaller ones for moving bodies)");
   moments = moments.cwiseMax(kMinimumMoment);
   // MuJoCo checks A + B >= C in floating point; a tensor on the boundary (a thin rod, a
   // repaired inertia) may miss it by one unit in the last place after the eigen-solver.
   while (moments[0] + moments[1] < moments[2]) moments[2] = std::nextafter(moments[2], 0.0);
-  if (body.mass > 0.0 || joint.type != JointType::Fixed)
+  if (body.mass > 0.0 || joint.nv != 0)
     out << pad << "  <inertial pos=\"" << vec(body.com) << "\" mass=\"" << number(body.mass) << "\" diaginertia=\""
         << vec(moments) << "\" quat=\"" << quat(orientation) << "\"/>\n";
   write_sites(model, l, pad + "  ", out);
@@ -328,7 +321,7 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
     const VecX& q = *options.reference_configuration;
     check_state(model, q);
     for (const Joint& joint : model.joints)
-      if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic && joint.type != JointType::Fixed)
+      if (joint.nq > 1)  // a hinge or slide takes one ref (MuJoCo's qpos0)
         refuse(model, "joint '" + joint.name + "'",
                std::string("is ") + joint_type_name(joint.type) +
                    "; a model is written posed at a configuration only with revolute, prismatic and fixed joints");
@@ -369,7 +362,7 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
     }
   }
   for (const Joint& joint : model.joints)
-    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic && joint.friction)
+    if (!joint_format(joint.type).friction && joint.friction)
       warn(model, warnings, "joint '" + joint.name + "'", "friction is not written to MJCF (hinge and slide joints only)");
   for (const ForceElement& force : model.forces) {
     const std::string element = "force '" + force.name + "'";
@@ -490,13 +483,20 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
     for (const Joint& joint : model.joints) {
       if (!joint.actuated || joint.nv == 0) continue;
       if (has_servo[static_cast<std::size_t>(&joint - model.joints.data())]) continue;
-      if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) {
+      // One motor per hinge or slide of the joint (a universal or cylindrical joint's two).
+      const JointFormat& format = joint_format(joint.type);
+      bool axes = format.mjcf_count > 0;
+      for (int k = 0; k < format.mjcf_count; ++k) axes = axes && format.mjcf[k].axis >= 0;
+      if (!axes) {
         if (warnings != nullptr)
           warnings->push_back(model.name + ": joint '" + joint.name + "': actuated " + joint_type_name(joint.type) +
                               " joint: no motor written (MJCF motors drive one hinge or slide)");
         continue;
       }
-      out << "    <motor name=\"" << io::xml_escaped(joint.name) << "\" joint=\"" << io::xml_escaped(joint.name) << "\"/>\n";
+      for (int k = 0; k < format.mjcf_count; ++k) {
+        const std::string name = io::xml_escaped(joint.name + format.mjcf[k].suffix);
+        out << "    <motor name=\"" << name << "\" joint=\"" << name << "\"/>\n";
+      }
     }
     out << "  </actuator>\n";
   }

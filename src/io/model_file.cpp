@@ -335,10 +335,9 @@ void Reader::read_initial_configuration(const YAML::Node& node, Model& model) {
   VecX q(model.nq);
   for (int i = 0; i < model.nq; ++i) q[i] = number(node[i], element + "[" + std::to_string(i) + "]");
   for (const Joint& joint : model.joints) {
-    const int first = joint.type == JointType::Spherical ? joint.q_index
-                      : joint.type == JointType::Free    ? joint.q_index + 3
-                                                         : -1;
-    if (first < 0) continue;
+    const int offset = joint_quaternion_offset(joint);  // the kind's (model/joint.hpp)
+    if (offset < 0) continue;
+    const int first = joint.q_index + offset;
     const double norm = q.segment<4>(first).norm();
     if (!(std::abs(norm - 1.0) <= 1e-6))
       fail(element + "[" + std::to_string(first) + ".." + std::to_string(first + 3) + "]",
@@ -475,7 +474,7 @@ void Reader::read_joint(const YAML::Node& node, const std::string& element, Join
                                       std::to_string(joint_nv(joint.type)), node["armature"]);
   }
   if (node["limits"].IsDefined()) {
-    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic)
+    if (!joint_format(joint.type).limits)  // the kind says which keys it takes (model/joint.hpp)
       fail(element + ".limits", "limits are defined only for revolute and prismatic joints", node["limits"]);
     joint.limits = read_limits(node["limits"], element + ".limits");
   }
@@ -484,7 +483,7 @@ void Reader::read_joint(const YAML::Node& node, const std::string& element, Join
 JointFriction Reader::read_friction(const YAML::Node& node, const std::string& element, JointType type) {
   expect_map(node, element, {"model", "coulomb", "static", "viscous", "stribeck_velocity", "load",
                              "bristle_stiffness", "bristle_damping"});
-  if (type != JointType::Revolute && type != JointType::Prismatic)
+  if (!joint_format(type).friction)
     fail(element, "friction is defined only for revolute and prismatic joints", node);
   JointFriction friction;
   const std::string model_name = text(required(node, "model", element), element + ".model");

@@ -180,11 +180,12 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
     joint_of[joint.child] = j;
     if (!finite(joint.anchor) || !finite(joint.axis) || !finite(joint.second_axis))
       fail_at(source, joint.element, "has a value that is not a finite number", joint.line);
-    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic || joint.type == JointType::Universal) {
+    const int axes = joint_axis_count(joint.type);  // the kind's `axis` (1) or `axes` (2)
+    if (axes >= 1) {
       if (!(joint.axis.norm() > 1e-12)) fail_at(source, joint.element, "axis is a zero vector", joint.line);
       joint.axis = clean_direction(joint.axis);
     }
-    if (joint.type == JointType::Universal) {
+    if (axes == 2) {
       if (!(joint.second_axis.norm() > 1e-12)) fail_at(source, joint.element, "second axis is a zero vector", joint.line);
       joint.second_axis = clean_direction(joint.second_axis);
       if (joint.axis.cross(joint.second_axis).norm() < 1e-9)

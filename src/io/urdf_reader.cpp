@@ -536,8 +536,7 @@ Model UrdfReader::read() {
     for (int j = 0; j < static_cast<int>(graph_.joints.size()); ++j)
       if (graph_.joints[static_cast<std::size_t>(j)].name == mimic.other) other = j;
     const std::string element = "joint " + quoted(graph_.joints[static_cast<std::size_t>(mimic.joint)].name);
-    const JointType type = other < 0 ? JointType::Fixed : graph_.joints[static_cast<std::size_t>(other)].type;
-    if (other < 0 || (type != JointType::Revolute && type != JointType::Prismatic))
+    if (other < 0 || joint_nv(graph_.joints[static_cast<std::size_t>(other)].type) != 1)
       fail_at(source_, element,
               "<mimic joint=" + quoted(mimic.other) + ">: joint " + quoted(mimic.other) + " is " +
                   joints_[joint_index_.at(mimic.other)].type +

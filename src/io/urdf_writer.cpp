@@ -7,7 +7,9 @@
 // hangs from it by its own joint. Joints: revolute (continuous without position limits),
 // prismatic, fixed, free → floating (read back as free); universal → two revolute joints
 // "<joint>/1", "<joint>/2" through a massless link "<body>/universal" (the same motion);
-// spherical is refused (URDF has none), and so is any loop. Markers become massless links
+// spherical and cylindrical are refused (URDF has neither), and so is any loop. Which
+// <joint> elements a joint becomes, or why it cannot, is its kind's JointFormat
+// (model/joint.hpp, joint_format): this file never tests the joint type. Markers become massless links
 // on fixed joints (read back as markers). Friction: coulomb_viscous without load → the
 // <dynamics friction damping> read_urdf reads; other laws are dropped with a warning.
 // Format 3: joint-spring-dampers of stiffness 0 add to <dynamics damping>, a gear coupling
@@ -77,16 +79,14 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
   }
   std::set<std::string> joint_names;  // joint names in the URDF
   for (const Joint& joint : model.joints) {
+    const JointFormat& format = joint_format(joint.type);
     joint_names.insert(joint.name);
-    if (joint.type == JointType::Universal) {
-      joint_names.insert(joint.name + "/1");
-      joint_names.insert(joint.name + "/2");
-    }
+    for (int k = 0; k < format.urdf_count; ++k) joint_names.insert(joint.name + format.urdf[k].suffix);
   }
   for (const Joint& joint : model.joints)
-    if (joint.type == JointType::Spherical || joint.type == JointType::Cylindrical)
-      throw ModelError(model.name + ": joint '" + joint.name + "': is " + joint_type_name(joint.type) +
-                       "; URDF has no such joint (write MJCF or mechdyn YAML)");
+    if (joint_format(joint.type).urdf_count == 0)
+      throw ModelError(model.name + ": joint '" + joint.name + "': is " + joint_type_name(joint.type) + "; " +
+                       joint_format(joint.type).urdf_refusal);
 
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n"
@@ -101,52 +101,43 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
     std::string parent = link_name(body.parent);
     Vec3 origin = joint.origin;
     const std::string element = "joint '" + joint.name + "'";
-    if (joint.type == JointType::Universal) {
-      std::string middle = body.name + "/universal";
+    const JointFormat& format = joint_format(joint.type);
+    auto axis_of = [&](const JointFormatElement& e) { return e.axis == 1 ? joint.second_axis : joint.axis; };
+    // All elements but the last end in massless links; the last one carries the body.
+    for (int k = 0; k + 1 < format.urdf_count; ++k) {
+      const JointFormatElement& e = format.urdf[k];
+      std::string middle = body.name + "/" + joint_type_name(joint.type);
       while (names.count(middle)) middle += "_";
       names.insert(middle);
       write_link(out, middle, 0.0, Vec3::Zero(), Mat3::Zero());
-      out << "  <joint name=\"" << io::xml_escaped(joint.name) << "/1\" type=\"continuous\">\n    <parent link=\""
-          << io::xml_escaped(parent) << "\"/>\n    <child link=\"" << io::xml_escaped(middle) << "\"/>\n    <origin xyz=\"" << vec(origin)
-          << "\" rpy=\"0 0 0\"/>\n    <axis xyz=\"" << vec(joint.axis) << "\"/>\n  </joint>\n";
-      warn(element, "universal: written as revolute joints '" + joint.name + "/1', '" + joint.name +
-                        "/2' through the massless link '" + middle + "' (the same motion)");
+      out << "  <joint name=\"" << io::xml_escaped(joint.name + e.suffix) << "\" type=\"" << e.type
+          << "\">\n    <parent link=\"" << io::xml_escaped(parent) << "\"/>\n    <child link=\"" << io::xml_escaped(middle)
+          << "\"/>\n    <origin xyz=\"" << vec(origin) << "\" rpy=\"0 0 0\"/>\n    <axis xyz=\"" << vec(axis_of(e))
+          << "\"/>\n  </joint>\n";
+      const bool turns = std::string(e.type) == "continuous" && std::string(format.urdf[k + 1].type) == "continuous";
+      warn(element, std::string(joint_type_name(joint.type)) + ": written as " + (turns ? "revolute " : "") +
+                        "joints '" + joint.name + e.suffix + "', '" + joint.name + format.urdf[k + 1].suffix +
+                        "' through the massless link '" + middle + "' (the same motion)");
       parent = middle;
       origin = Vec3::Zero();
     }
     write_link(out, body.name, body.mass, body.com, body.inertia);
-    std::string type;
+    const JointFormatElement& last = format.urdf[format.urdf_count - 1];
+    const bool single = format.urdf_count == 1;
+    std::string type = last.type;
     bool positions = false, limited = false;
-    switch (joint.type) {
-      case JointType::Revolute:
-        positions = joint.limits && std::isfinite(joint.limits->lower) && std::isfinite(joint.limits->upper);
-        type = positions ? "revolute" : "continuous";
-        limited = positions || (joint.limits && (std::isfinite(joint.limits->effort) || std::isfinite(joint.limits->velocity)));
-        break;
-      case JointType::Universal:
-        type = "continuous";
-        break;
-      case JointType::Prismatic:
-        type = "prismatic";
-        positions = limited = true;
-        break;
-      case JointType::Free:
-        type = "floating";
-        break;
-      case JointType::Fixed:
-        type = "fixed";
-        break;
-      case JointType::Spherical:
-      case JointType::Cylindrical:
-        break;  // refused above
+    if (type == "revolute") {  // "continuous" without position limits
+      positions = joint.limits && std::isfinite(joint.limits->lower) && std::isfinite(joint.limits->upper);
+      type = positions ? "revolute" : "continuous";
+      limited = positions || (joint.limits && (std::isfinite(joint.limits->effort) || std::isfinite(joint.limits->velocity)));
+    } else if (type == "prismatic") {  // URDF requires its position limits
+      positions = limited = true;
     }
-    const std::string name = joint.type == JointType::Universal ? joint.name + "/2" : joint.name;
+    const std::string name = joint.name + last.suffix;
     out << "  <joint name=\"" << io::xml_escaped(name) << "\" type=\"" << type << "\">\n    <parent link=\"" << io::xml_escaped(parent)
         << "\"/>\n    <child link=\"" << io::xml_escaped(body.name) << "\"/>\n    <origin xyz=\"" << vec(origin)
         << "\" rpy=\"0 0 0\"/>\n";
-    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)
-      out << "    <axis xyz=\"" << vec(joint.axis) << "\"/>\n";
-    if (joint.type == JointType::Universal) out << "    <axis xyz=\"" << vec(joint.second_axis) << "\"/>\n";
+    if (last.axis >= 0) out << "    <axis xyz=\"" << vec(axis_of(last)) << "\"/>\n";
     if (limited) write_limits(out, joint, positions);
     // <dynamics damping friction>: damping = the damping of the joint's spring-dampers of
     // stiffness 0 (what read_urdf makes of it) plus a coulomb_viscous law's viscous term;
@@ -155,7 +146,7 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
     bool dynamics = false;
     if (joint.friction) {
       const JointFriction& f = *joint.friction;
-      if (f.model == FrictionModel::CoulombViscous && !f.load && joint.type != JointType::Universal) {
+      if (f.model == FrictionModel::CoulombViscous && !f.load && single) {
         damping += f.viscous;
         friction = f.coulomb;
         dynamics = true;
@@ -181,8 +172,7 @@ std::string write_urdf(const Model& model, std::vector<std::string>* warnings) {
     for (const Coupling& coupling : model.couplings) {
       if (coupling.b != l) continue;
       const std::string& driver = model.joints[static_cast<std::size_t>(coupling.a)].name;
-      if (mimic_written || joint.type == JointType::Universal ||
-          model.joints[static_cast<std::size_t>(coupling.a)].type == JointType::Universal) {
+      if (mimic_written || !single || joint_format(model.joints[static_cast<std::size_t>(coupling.a)].type).urdf_count != 1) {
         warn("coupling '" + coupling.name + "'", "not written (a URDF joint mimics one other joint of one coordinate)");
         continue;
       }

@@ -10,6 +10,7 @@
 
 #include "../model/joint_dispatch.hpp"
 #include "mechdyn/math/skew.hpp"
+#include "joint_trigonometry.hpp"
 #include "kinematics_stage.hpp"
 #include "one_axis_step.hpp"
 
@@ -54,14 +55,6 @@ MECHDYN_NOINLINE void body_step(const Model& model, Data& data, int l, const dou
   const Split3 columns[3] = {load_split(rotation.data()), load_split(rotation.data() + 3), load_split(rotation.data() + 6)};
   com_and_inertia(model.bodies[l], columns, load_split(position.data()), data.com_position[l].data(),
                   data.inertia_world[l].data());
-}
-
-/// cos φ and sin φ of body l's joint angle for a revolute joint (else 1, 0).
-inline void joint_cosine_sine(const Model& model, int l, const double* q, double& cosine, double& sine) {
-  cosine = 1.0, sine = 0.0;
-  if (model.joints[l].kind > JointKind::Revolute) return;  // RevoluteX/Y/Z, Revolute come first
-  const double angle = q[model.joints[l].q_index];
-  cosine = std::cos(angle), sine = std::sin(angle);
 }
 
 template <int Level>

@@ -13,6 +13,7 @@ namespace {
 struct TypeInfo {
   const char* name = "unknown";
   int nq = 0, nv = 0, axes = 0;
+  const JointFormat* format = nullptr;
 };
 
 // The type table of model-format.md, read off the kinds (the first kind of each type).
@@ -22,7 +23,7 @@ TypeInfo info(JointType type) {
   for_each_joint_kind([&](auto kind, JointKind) {
     using K = decltype(kind);
     if (found || K::type != type) return;
-    out = {K::type_name, K::nq, K::nv, K::axis_count};
+    out = {K::format.type_name, K::nq, K::nv, K::format.axis_count, &K::format};
     found = true;
   });
   return out;
@@ -58,6 +59,12 @@ std::string joint_type_names() {
 int joint_nq(JointType type) { return info(type).nq; }
 int joint_nv(JointType type) { return info(type).nv; }
 int joint_axis_count(JointType type) { return info(type).axes; }
+
+const JointFormat& joint_format(JointType type) {
+  static const JointFormat unknown;
+  const JointFormat* format = info(type).format;
+  return format != nullptr ? *format : unknown;
+}
 
 JointKind joint_kind_of(const Joint& joint) {
   JointKind out = JointKind::Fixed;

@@ -18,7 +18,7 @@
 namespace mechdyn {
 
 template <typename Visitor>
-inline decltype(auto) visit_joint_kind(JointKind kind, Visitor&& visitor) {
+constexpr decltype(auto) visit_joint_kind(JointKind kind, Visitor&& visitor) {
   using namespace joint_kinds;
   switch (kind) {
     case JointKind::RevoluteX: return visitor(Revolute<0>{});
@@ -48,5 +48,20 @@ inline void for_each_joint_kind(Visitor&& visitor) {
     visit_joint_kind(kind, [&](auto object) { visitor(object, kind); });
   }
 }
+
+/// The kinds for which `predicate(kind_object)` holds, as bits over JointKind (bit k: kind
+/// k), a compile-time constant: a hot loop tests a kind trait with one shift and no switch,
+/// and without assuming an order of the enum (joint_trigonometry.hpp).
+template <typename Predicate>
+constexpr unsigned joint_kind_mask(Predicate predicate) {
+  static_assert(kJointKindCount <= 32, "a JointKind bit mask holds 32 kinds");
+  unsigned mask = 0;
+  for (int k = 0; k < kJointKindCount; ++k)
+    if (visit_joint_kind(static_cast<JointKind>(k), predicate)) mask |= 1u << k;
+  return mask;
+}
+
+/// Whether `kind` is in a joint_kind_mask.
+constexpr bool joint_kind_in(unsigned mask, JointKind kind) { return (mask >> static_cast<int>(kind)) & 1u; }
 
 }  // namespace mechdyn

@@ -11,11 +11,17 @@
 //     rate is the derivative of t ↦ q ⊕ t v (catches a wrong quaternion convention, a
 //     parent rotation applied the wrong way, a rate that does not match integration);
 //   - axis carriers: the rate of each world axis is what its AxisCarrier says;
-//   - names: one per coordinate; the kind chosen once from the axis.
-// Adding a kind = one line in kKinds below.
+//   - names: one per coordinate; the kind chosen once from the axis;
+//   - the kind's facts for the formats and codegen (JointFormat, `motions`): the elements a
+//     URDF or MJCF file makes of it carry its nv coordinates (or it is refused with a reason),
+//     and the product of its elementary motions is its relative pose.
+// Adding a kind = one line in kKinds below (a kind without `format`, `motions` or
+// `caller_cosine_sine` does not compile: joint.cpp, codegen and the kinematics read them).
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
+#include <string>
 
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
@@ -23,6 +29,7 @@
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/io/model_file.hpp"
 #include "mechdyn/kinematics/forward_kinematics.hpp"
+#include "../../src/model/joint_dispatch.hpp"
 #include "random_model.hpp"
 
 namespace mechdyn {
@@ -202,6 +209,106 @@ TEST_P(JointKinds, IntegrateDifferenceAndRateAgree) {
       EXPECT_EQ(joint_normalize(joint, neutral.data()), 1.0) << "body " << l;
     }
   }
+}
+
+// The velocity coordinates one element of a robot file carries (URDF and MJCF joint types,
+// written here from the formats' references, not from the kinds).
+int element_coordinates(const std::string& type) {
+  if (type == "revolute" || type == "continuous" || type == "prismatic" || type == "hinge" || type == "slide") return 1;
+  if (type == "ball") return 3;
+  if (type == "floating" || type == "free") return 6;
+  EXPECT_EQ(type, "fixed") << "an element type this test does not know";
+  return 0;
+}
+
+// Catches: a kind whose format facts (what YAML, URDF and MJCF call it, the elements it
+// becomes) disagree with its coordinates — a URDF or MJCF element list that drops or adds
+// a coordinate, an element taking an axis the kind does not have, a refusal without a
+// reason, the type table not reading the kind — or whose elementary motions (codegen's
+// description of it) are not its relative pose; and the written-out steps taking cos, sin
+// ahead for a kind whose angle is not q₀ of one turn.
+TEST_P(JointKinds, FormatFactsAndMotionsDescribeTheKind) {
+  const Model model = chain_of(GetParam(), 4);
+  const Joint& joint = model.joints[1];
+  visit_joint_kind(joint.kind, [&](auto kind) {
+    using K = decltype(kind);
+    const JointFormat& format = K::format;
+    EXPECT_STREQ(format.type_name, joint_type_name(joint.type));
+    // joint_format(type) reads the first kind of the type: every kind of it says the same.
+    const JointFormat& of_type = joint_format(joint.type);
+    EXPECT_STREQ(of_type.type_name, format.type_name);
+    EXPECT_EQ(of_type.limits, format.limits);
+    EXPECT_EQ(of_type.friction, format.friction);
+    EXPECT_EQ(of_type.urdf_count, format.urdf_count);
+    EXPECT_EQ(of_type.mjcf_count, format.mjcf_count);
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_EQ(std::string(of_type.urdf[k].type ? of_type.urdf[k].type : ""),
+                std::string(format.urdf[k].type ? format.urdf[k].type : ""));
+      EXPECT_EQ(std::string(of_type.mjcf[k].type ? of_type.mjcf[k].type : ""),
+                std::string(format.mjcf[k].type ? format.mjcf[k].type : ""));
+    }
+    EXPECT_EQ(format.axis_count, joint_axis_count(joint.type));
+    EXPECT_EQ(format.limits, K::nv == 1 && K::nq == 1) << "limits bound one coordinate";
+    for (int pass = 0; pass < 2; ++pass) {
+      const int count = pass == 0 ? format.urdf_count : format.mjcf_count;
+      const JointFormatElement* elements = pass == 0 ? format.urdf : format.mjcf;
+      const std::string refusal = pass == 0 ? format.urdf_refusal : format.mjcf_refusal;
+      const char* which = pass == 0 ? "URDF" : "MJCF";
+      if (count == 0 && K::nv > 0) {
+        EXPECT_FALSE(refusal.empty()) << which << ": a joint the format cannot express needs a reason";
+        continue;
+      }
+      EXPECT_TRUE(refusal.empty()) << which;
+      int coordinates = 0;
+      std::set<std::string> names;
+      for (int k = 0; k < count; ++k) {
+        coordinates += element_coordinates(elements[k].type);
+        EXPECT_LT(elements[k].axis, format.axis_count) << which << " element " << k;
+        names.insert(elements[k].suffix);
+      }
+      EXPECT_EQ(coordinates, K::nv) << which;
+      EXPECT_EQ(static_cast<int>(names.size()), count) << which << ": two elements with one name";
+    }
+    // The motions' coordinates and their product against relative_pose at random q.
+    const joint_kinds::JointMotions motions = K::motions;
+    int nq = 0, nv = 0;
+    for (int j = 0; j < motions.count; ++j) {
+      const auto m = motions.steps[j].kind;
+      nq += m == joint_kinds::JointMotion::Quaternion ? 4 : m == joint_kinds::JointMotion::Shift ? 3 : 1;
+      nv += m == joint_kinds::JointMotion::Quaternion || m == joint_kinds::JointMotion::Shift ? 3 : 1;
+    }
+    EXPECT_EQ(nq, K::nq);
+    EXPECT_EQ(nv, K::nv);
+    if (K::caller_cosine_sine) {
+      ASSERT_EQ(motions.count, 1);
+      EXPECT_EQ(motions.steps[0].kind, joint_kinds::JointMotion::Turn) << "cos q0, sin q0 are a turn's";
+    }
+    std::mt19937 rng(9);
+    for (int sample = 0; sample < 5; ++sample) {
+      const VecX q_all = testing::random_configuration(model, rng);
+      const double* q = q_all.data() + joint.q_index;
+      Mat3 rotation = Mat3::Identity();
+      Vec3 translation = joint.origin;
+      for (int j = 0, at = 0; j < motions.count; ++j) {
+        const joint_kinds::JointMotion& m = motions.steps[j];
+        const Vec3 n = m.axis == 1 ? joint.second_axis : joint.axis;
+        switch (m.kind) {
+          case joint_kinds::JointMotion::Turn: rotation = rotation * axis_angle_rotation(n, q[at]); at += 1; break;
+          case joint_kinds::JointMotion::Slide: translation += rotation * n * q[at]; at += 1; break;
+          case joint_kinds::JointMotion::Quaternion:
+            rotation = rotation * Quat(q[at], q[at + 1], q[at + 2], q[at + 3]).toRotationMatrix();
+            at += 4;
+            break;
+          case joint_kinds::JointMotion::Shift: translation += rotation * Vec3(q[at], q[at + 1], q[at + 2]); at += 3; break;
+        }
+      }
+      Mat3 expected_rotation;
+      Vec3 expected_translation;
+      joint_relative_pose(joint, q, expected_rotation, expected_translation);
+      EXPECT_LT((rotation - expected_rotation).cwiseAbs().maxCoeff(), 1e-14);
+      EXPECT_LT((translation - expected_translation).cwiseAbs().maxCoeff(), 1e-14);
+    }
+  });
 }
 
 // Catches: the reader refusing the project's cylindrical joint (docs/model-file.md), or

@@ -7,6 +7,7 @@
 // points on the wrong body, a cut joint not recognised in SDFormat, MJCF refs ignored.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <iterator>
@@ -27,6 +28,7 @@
 #include "mechdyn/io/robot_files.hpp"
 #include "mechdyn/io/sdf.hpp"
 #include "mechdyn/io/urdf.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/model/data.hpp"
 #include "random_model.hpp"
 
@@ -408,13 +410,22 @@ Model two_bodies_with(JointType type) {
 // Catches: a joint type a robot-file writer silently drops or mistranslates. URDF has
 // revolute/continuous, prismatic, floating and fixed joints (a universal joint goes
 // through a massless link); MJCF (MuJoCo 2.2.2) hinge, slide, ball, free and welded
-// bodies. What a format cannot say is refused in one line naming the joint and format.
+// bodies (a universal joint is two hinges, a cylindrical one a hinge and a slide on one
+// axis, read back as one cylindrical joint). What a format cannot say is refused in one
+// line naming the joint and format: URDF's spherical and cylindrical joints.
 TEST(RobotFileRoundTrip, EveryJointTypeIsWrittenAsUrdfAndMjcfOrRefusedInOneLine) {
   for (const JointType type : kEveryJointType) {
     const Model model = two_bodies_with(type);
     const std::string name = joint_type_name(type);
     const bool urdf = type != JointType::Spherical && type != JointType::Cylindrical;
-    const bool mjcf = type != JointType::Cylindrical;
+    const bool mjcf = true;
+    if (type == JointType::Cylindrical) {  // read back as one joint of the same name and type
+      const Model back = reread(model, ModelFormat::Mjcf);
+      ASSERT_EQ(back.num_bodies(), model.num_bodies());
+      EXPECT_EQ(back.joints[0].name, "tested");
+      EXPECT_EQ(back.joints[0].type, JointType::Cylindrical);
+      EXPECT_LT((back.joints[0].axis - model.joints[0].axis).norm(), 1e-15);
+    }
     if (urdf) {
       std::vector<std::string> warnings;
       EXPECT_LT(dynamics_difference(model, reread(model, ModelFormat::Urdf, &warnings), 5), 1e-12) << name;
@@ -433,6 +444,102 @@ TEST(RobotFileRoundTrip, EveryJointTypeIsWrittenAsUrdfAndMjcfOrRefusedInOneLine)
   inner_free.joints[1].type = JointType::Free;
   finalize_model(inner_free, "inner_free");
   expect_refusal([&] { write_mjcf(inner_free); }, "joint 'J1'", "MuJoCo");
+}
+
+// A tree with every joint kind MJCF can hold (a free joint at the root only, MuJoCo's rule).
+Model tree_with_every_joint_kind(unsigned seed) {
+  struct Choice {
+    JointType type;
+    Vec3 axis;  // zero: keep the random axis
+  };
+  const Choice choices[] = {
+      {JointType::Free, Vec3::Zero()},        {JointType::Revolute, Vec3::UnitX()},
+      {JointType::Revolute, -Vec3::UnitY()},  {JointType::Revolute, Vec3::UnitZ()},
+      {JointType::Revolute, Vec3::Zero()},    {JointType::Prismatic, -Vec3::UnitX()},
+      {JointType::Prismatic, Vec3::UnitY()},  {JointType::Prismatic, Vec3::UnitZ()},
+      {JointType::Prismatic, Vec3::Zero()},   {JointType::Universal, Vec3::Zero()},
+      {JointType::Spherical, Vec3::Zero()},   {JointType::Cylindrical, Vec3::Zero()},
+      {JointType::Fixed, Vec3::Zero()},       {JointType::Cylindrical, -Vec3::UnitZ()}};
+  const int bodies = static_cast<int>(std::size(choices));
+  testing::RandomTreeOptions options;
+  options.bodies = bodies;
+  Model model = testing::random_tree(seed, options);
+  for (int i = 0; i < bodies; ++i) {
+    Joint& joint = model.joints[static_cast<std::size_t>(i)];
+    joint.type = choices[i].type;
+    if (!choices[i].axis.isZero()) joint.axis = choices[i].axis;
+    if (i > 0 && model.bodies[static_cast<std::size_t>(i)].parent == kGround) model.bodies[static_cast<std::size_t>(i)].parent = 0;
+  }
+  finalize_model(model, "every_joint_kind");
+  return model;
+}
+
+// Catches: a joint kind the MJCF writer and reader do not carry through (a cylindrical
+// joint refused, or read back as a hinge and a slide with a massless body between, or
+// with its axis reversed or its coordinates swapped; a universal joint's hinges in the
+// wrong order). Compared at random q, by body name (a universal joint comes back as two
+// hinges through a massless body): every body's world pose and centre of mass from forward
+// kinematics, and M(q), h(q, v) — not the text.
+TEST(RobotFileRoundTrip, MjcfKeepsEveryTreeJointKindIncludingCylindrical) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const Model model = tree_with_every_joint_kind(seed);
+    std::vector<std::string> warnings;
+    const Model back = reread(model, ModelFormat::Mjcf, &warnings);
+    EXPECT_LT(dynamics_difference(model, back, seed, 5), 1e-12) << "seed " << seed;
+    ASSERT_EQ(back.nq, model.nq);
+    for (const Joint& joint : model.joints) {
+      if (joint.type != JointType::Cylindrical) continue;
+      const auto found = std::find_if(back.joints.begin(), back.joints.end(), [&](const Joint& j) { return j.name == joint.name; });
+      ASSERT_NE(found, back.joints.end()) << joint.name;
+      EXPECT_EQ(found->type, JointType::Cylindrical) << joint.name;
+      EXPECT_LT((found->axis - joint.axis).norm(), 1e-15) << joint.name;
+    }
+    const CoordinateMap map = coordinate_map(model, back);  // the writer orders bodies depth first
+    Data da(model), db(back);
+    std::mt19937 rng(seed);
+    for (int sample = 0; sample < 5; ++sample) {
+      const VecX q = testing::random_configuration(model, rng);
+      VecX qb(back.nq);
+      for (int k = 0; k < model.nq; ++k) qb[map.q[static_cast<std::size_t>(k)]] = q[k];
+      forward_kinematics(model, da, q);
+      forward_kinematics(back, db, qb);
+      for (int l = 0; l < model.num_bodies(); ++l) {
+        const std::string& name = model.bodies[static_cast<std::size_t>(l)].name;
+        const std::optional<int> b = back.body_index(name);
+        ASSERT_TRUE(b.has_value()) << name;
+        const std::size_t i = static_cast<std::size_t>(l), j = static_cast<std::size_t>(*b);
+        EXPECT_LT((da.rotation[i] - db.rotation[j]).cwiseAbs().maxCoeff(), 1e-12) << name;
+        EXPECT_LT((da.position[i] - db.position[j]).cwiseAbs().maxCoeff(), 1e-12) << name;
+        EXPECT_LT((da.com_position[i] - db.com_position[j]).cwiseAbs().maxCoeff(), 1e-12) << name;
+        EXPECT_NEAR(back.bodies[j].mass, model.bodies[i].mass, 1e-12 * model.bodies[i].mass) << name;
+      }
+    }
+  }
+}
+
+// Catches: the MJCF reader joining a hinge and a slide that are not one cylindrical joint
+// (another axis, another position, a slide with a range of its own): they stay two joints
+// through a massless body, as MuJoCo moves them.
+TEST(MjcfReader, JoinsAHingeAndASlideIntoACylindricalJointOnlyOnOneAxisAndPoint) {
+  auto read = [](const std::string& slide) {
+    return load_model_from_string(R"(<mujoco model="pair"><compiler angle="radian" inertiafromgeom="false"/>
+  <worldbody><body name="B" pos="0 0 1"><joint name="turn" type="hinge" axis="0 0 1"/>)" + slide + R"(
+    <inertial pos="0.1 0 0" mass="1" diaginertia="0.1 0.1 0.1"/></body></worldbody></mujoco>)",
+                                  ModelFormat::Mjcf, "<pair>");
+  };
+  const Model joined = read(R"(<joint name="move" type="slide" axis="0 0 2"/>)");
+  ASSERT_EQ(joined.num_bodies(), 1);
+  EXPECT_EQ(joined.joints[0].type, JointType::Cylindrical);
+  EXPECT_EQ(joined.joints[0].name, "turn");  // the hinge's name (write_mjcf's "<j>/angle", "<j>/shift" give "<j>")
+  for (const std::string& slide : {std::string(R"(<joint name="move" type="slide" axis="0 1 0"/>)"),
+                                   std::string(R"(<joint name="move" type="slide" axis="0 0 -1"/>)"),
+                                   std::string(R"(<joint name="move" type="slide" axis="0 0 1" pos="0.1 0 0"/>)"),
+                                   std::string(R"(<joint name="move" type="slide" axis="0 0 1" range="-1 1" limited="true"/>)")}) {
+    const Model apart = read(slide);
+    ASSERT_EQ(apart.num_bodies(), 2) << slide;
+    EXPECT_EQ(apart.joints[0].type, JointType::Revolute) << slide;
+    EXPECT_EQ(apart.joints[1].type, JointType::Prismatic) << slide;
+  }
 }
 
 // A planar linkage closed at q = 0: 'crank' (ground, z) → 'coupler' (z), and 'rocker'

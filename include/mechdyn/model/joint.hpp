@@ -56,6 +56,35 @@ int joint_nv(JointType type);
 /// Number of axes a type takes in a model file: 1 (`axis`), 2 (`axes`) or 0.
 int joint_axis_count(JointType type);
 
+/// One joint element of a robot file (URDF <joint>, MJCF <joint>) that a mechdyn joint
+/// becomes; a JointFormat lists them in order.
+struct JointFormatElement {
+  const char* type = nullptr;  // the element's type in the format: URDF "revolute", MJCF "hinge", ...
+  const char* suffix = "";     // appended to the joint's name when the joint becomes several elements ("/1")
+  int axis = -1;               // the axis it carries: 0 joint.axis, 1 joint.second_axis, −1 none
+};
+
+/// What the file formats call a joint type and which keys it takes: each kind's `format`
+/// (src/model/joint_kinds/*.hpp), read through joint_format by the model-file reader and
+/// writer and the URDF and MJCF writers and readers, which never test the type themselves
+/// (docs/joints.md, "Adding a joint kind"). An element count of 0 with a refusal: the
+/// format cannot express the joint; the writer refuses it in one line with that reason.
+struct JointFormat {
+  const char* type_name = "unknown";  // model-format.md: "revolute", "prismatic", ...
+  int axis_count = 0;                 // model file: 1 `axis`, 2 `axes`, 0 neither
+  bool limits = false;                // model file: takes `limits` (one coordinate with a position)
+  bool friction = false;              // model file: takes `friction` (a law of one coordinate, EC §3)
+  int urdf_count = 0;                 // URDF: the <joint> elements, in order from the parent link;
+  JointFormatElement urdf[2] = {};    //   two go through a massless link "<body>/<type_name>".
+  const char* urdf_refusal = "";      //   "revolute" is written "continuous" without position limits
+  int mjcf_count = 0;                 // MJCF (MuJoCo 2.2.2): the joints of the one <body>, in order;
+  JointFormatElement mjcf[2] = {};    //   MuJoCo carries each joint's axis with the ones before it.
+  const char* mjcf_refusal = "";      //   "free" is written <freejoint>; none: a welded body
+};
+
+/// The format facts of a joint type (the first kind serving it).
+const JointFormat& joint_format(JointType type);
+
 /// Name and unit of one coordinate (e.g. {"J1_qw", ""}, {"slider", "m"}); `unit` is the
 /// unit of q (configuration names) or of v's base quantity, "rad" or "m" (velocity names).
 struct CoordinateName {

@@ -24,6 +24,29 @@
 
 namespace mechdyn::joint_kinds {
 
+// ---- the joint as a product of elementary motions -------------------------------------
+
+/// One elementary motion of a joint (a kind's `motions`). The relative pose is their
+/// product in order from the parent, each taken in the frame the ones before it leave (a
+/// chain of single screws, Featherstone 2008 §4.4): e.g. cylindrical = turn about n, then
+/// slide along n; universal = turn about n₁, then about n₂. Read by `mechdyn codegen`
+/// (src/codegen/symbolic_kinematics.cpp), which builds the symbolic pose, S and c from it;
+/// tests/properties/test_joint_kinds.cpp checks it against relative_pose and world_axes.
+struct JointMotion {
+  enum Kind : unsigned char {
+    Turn,        // rotation about the joint's axis `axis` by one coordinate
+    Slide,       // translation along the joint's axis `axis` by one coordinate
+    Quaternion,  // rotation by a unit quaternion (w, x, y, z): 4 coordinates, 3 velocities (world ω_rel)
+    Shift        // translation by 3 coordinates (parent axes), 3 velocities (world v_rel)
+  };
+  Kind kind = Turn;
+  int axis = 0;  // Turn, Slide: 0 joint.axis, 1 joint.second_axis
+};
+struct JointMotions {
+  int count = 0;
+  JointMotion steps[2] = {};
+};
+
 // ---- rotations ------------------------------------------------------------------
 
 /// Rotation products of a kind whose relative rotation is the identity (prismatic, fixed).

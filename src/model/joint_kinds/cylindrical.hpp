@@ -16,8 +16,13 @@ namespace mechdyn::joint_kinds {
 
 struct Cylindrical : EuclideanCoordinates<2>, GeneralRotation {
   static constexpr JointType type = JointType::Cylindrical;
-  static constexpr const char* type_name = "cylindrical";  // model-format.md
-  static constexpr int axis_count = 1;         // `axis` (1), `axes` (2) or none in a model file
+  /// What YAML, URDF and MJCF call this joint and need of it (JointFormat, model/joint.hpp).
+  static constexpr JointFormat format = {"cylindrical", 1, false, false,  // MJCF: hinge and slide on one axis
+                                         0, {}, "URDF has no such joint (write MJCF or mechdyn YAML)",
+                                         2, {{"hinge", "/angle", 0}, {"slide", "/shift", 0}}, ""};
+  static constexpr bool caller_cosine_sine = false;  // no angle the caller takes ahead
+  /// The relative pose as elementary motions from the parent (JointMotion, read by codegen).
+  static constexpr JointMotions motions = {2, {{JointMotion::Turn, 0}, {JointMotion::Slide, 0}}};
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
   static constexpr AxisCarrier carrier(int) { return AxisCarrier::Parent; }  // both columns (docs/joints.md §3)

@@ -10,8 +10,13 @@ namespace mechdyn::joint_kinds {
 
 struct Fixed : EuclideanCoordinates<0>, IdentityRotation {
   static constexpr JointType type = JointType::Fixed;
-  static constexpr const char* type_name = "fixed";  // model-format.md
-  static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
+  /// What YAML, URDF and MJCF call this joint and need of it (JointFormat, model/joint.hpp).
+  static constexpr JointFormat format = {"fixed", 0, false, false,  // MJCF: a body without joints
+                                         1, {{"fixed", "", -1}}, "",
+                                         0, {}, ""};
+  static constexpr bool caller_cosine_sine = false;  // no angle the caller takes ahead
+  /// The relative pose as elementary motions from the parent (JointMotion, read by codegen).
+  static constexpr JointMotions motions = {0, {}};
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
   static constexpr AxisCarrier carrier(int) { return AxisCarrier::World; }  // no columns

@@ -17,8 +17,13 @@ namespace mechdyn::joint_kinds {
 struct Free : GeneralRotation {
   static constexpr int nq = 7, nv = 6;
   static constexpr JointType type = JointType::Free;
-  static constexpr const char* type_name = "free";  // model-format.md
-  static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
+  /// What YAML, URDF and MJCF call this joint and need of it (JointFormat, model/joint.hpp).
+  static constexpr JointFormat format = {"free", 0, false, false,
+                                         1, {{"floating", "", -1}}, "",
+                                         1, {{"free", "", -1}}, ""};
+  static constexpr bool caller_cosine_sine = false;  // no angle the caller takes ahead
+  /// The relative pose as elementary motions from the parent (JointMotion, read by codegen).
+  static constexpr JointMotions motions = {2, {{JointMotion::Shift, -1}, {JointMotion::Quaternion, -1}}};
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = true;
   static constexpr AxisCarrier carrier(int column) {  // [0; e_k], then [e_k; o × e_k]

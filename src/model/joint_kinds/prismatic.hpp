@@ -15,8 +15,13 @@ namespace mechdyn::joint_kinds {
 template <int K>
 struct Prismatic : EuclideanCoordinates<1>, IdentityRotation {
   static constexpr JointType type = JointType::Prismatic;
-  static constexpr const char* type_name = "prismatic";  // model-format.md
-  static constexpr int axis_count = 1;         // `axis` (1), `axes` (2) or none in a model file
+  /// What YAML, URDF and MJCF call this joint and need of it (JointFormat, model/joint.hpp).
+  static constexpr JointFormat format = {"prismatic", 1, true, true,
+                                         1, {{"prismatic", "", 0}}, "",
+                                         1, {{"slide", "", 0}}, ""};
+  static constexpr bool caller_cosine_sine = false;  // no angle the caller takes ahead
+  /// The relative pose as elementary motions from the parent (JointMotion, read by codegen).
+  static constexpr JointMotions motions = {1, {{JointMotion::Slide, 0}}};
   /// This kind serves a prismatic joint whose axis is ±e_K (K ≥ 0) or any axis (K = −1).
   static bool accepts(const Joint& joint) {
     if constexpr (K >= 0) return joint.axis[(K + 1) % 3] == 0.0 && joint.axis[(K + 2) % 3] == 0.0;

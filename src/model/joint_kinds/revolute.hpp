@@ -16,8 +16,15 @@ template <int K>
 struct Revolute : EuclideanCoordinates<1>,
                   std::conditional_t<(K >= 0), PrincipalRotation<(K >= 0 ? K : 0)>, GeneralRotation> {
   static constexpr JointType type = JointType::Revolute;
-  static constexpr const char* type_name = "revolute";  // model-format.md
-  static constexpr int axis_count = 1;         // `axis` (1), `axes` (2) or none in a model file
+  /// What YAML, URDF and MJCF call this joint and need of it (JointFormat, model/joint.hpp).
+  static constexpr JointFormat format = {"revolute", 1, true, true,
+                                         1, {{"revolute", "", 0}}, "",
+                                         1, {{"hinge", "", 0}}, ""};
+  /// The written-out steps (kinematics, explicit inverse dynamics) take cos q₀ and sin q₀
+  /// from the caller, computed one body ahead (joint_trigonometry.hpp).
+  static constexpr bool caller_cosine_sine = true;
+  /// The relative pose as elementary motions from the parent (JointMotion, read by codegen).
+  static constexpr JointMotions motions = {1, {{JointMotion::Turn, 0}}};
   /// This kind serves a revolute joint whose axis is ±e_K (K ≥ 0) or any axis (K = −1).
   static bool accepts(const Joint& joint) {
     if constexpr (K >= 0) return joint.axis[(K + 1) % 3] == 0.0 && joint.axis[(K + 2) % 3] == 0.0;

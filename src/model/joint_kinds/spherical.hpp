@@ -16,8 +16,13 @@ namespace mechdyn::joint_kinds {
 struct Spherical : GeneralRotation {
   static constexpr int nq = 4, nv = 3;
   static constexpr JointType type = JointType::Spherical;
-  static constexpr const char* type_name = "spherical";  // model-format.md
-  static constexpr int axis_count = 0;         // `axis` (1), `axes` (2) or none in a model file
+  /// What YAML, URDF and MJCF call this joint and need of it (JointFormat, model/joint.hpp).
+  static constexpr JointFormat format = {"spherical", 0, false, false,
+                                         0, {}, "URDF has no such joint (write MJCF or mechdyn YAML)",
+                                         1, {{"ball", "", -1}}, ""};
+  static constexpr bool caller_cosine_sine = false;  // no angle the caller takes ahead
+  /// The relative pose as elementary motions from the parent (JointMotion, read by codegen).
+  static constexpr JointMotions motions = {1, {{JointMotion::Quaternion, -1}}};
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = true;
   static constexpr AxisCarrier carrier(int) { return AxisCarrier::WorldDirection; }  // e_k through o

@@ -15,8 +15,13 @@ namespace mechdyn::joint_kinds {
 
 struct Universal : EuclideanCoordinates<2>, GeneralRotation {
   static constexpr JointType type = JointType::Universal;
-  static constexpr const char* type_name = "universal";  // model-format.md
-  static constexpr int axis_count = 2;         // `axis` (1), `axes` (2) or none in a model file
+  /// What YAML, URDF and MJCF call this joint and need of it (JointFormat, model/joint.hpp).
+  static constexpr JointFormat format = {"universal", 2, false, false,  // the cross as two revolute joints
+                                         2, {{"continuous", "/1", 0}, {"continuous", "/2", 1}}, "",
+                                         2, {{"hinge", "/1", 0}, {"hinge", "/2", 1}}, ""};
+  static constexpr bool caller_cosine_sine = false;  // no angle the caller takes ahead
+  /// The relative pose as elementary motions from the parent (JointMotion, read by codegen).
+  static constexpr JointMotions motions = {2, {{JointMotion::Turn, 0}, {JointMotion::Turn, 1}}};
   static bool accepts(const Joint&) { return true; }
   static constexpr bool uses_world_rotation = false;
   static constexpr AxisCarrier carrier(int column) {  // the cross: first axis in the parent, second in the child
