@@ -278,10 +278,12 @@ std::string loop_connects(const Model& model, int index, std::vector<MjcfConnect
 
 std::string joint_problem(const Model& model, int l) {
   const Joint& joint = model.joints[static_cast<std::size_t>(l)];
-  if (joint.type == JointType::Free && model.bodies[static_cast<std::size_t>(l)].parent != kGround)
-    return "is a free joint below another body; MuJoCo 2.2.2 allows free joints only in top-level bodies";
-  if (joint.type == JointType::Cylindrical)
-    return "is cylindrical; the MJCF writer does not write cylindrical joints yet (write mechdyn YAML)";
+  const JointFormat& format = joint_format(joint.type);
+  if (format.mjcf_count == 0 && format.mjcf_refusal[0] != '\0')
+    return std::string("is ") + format.type_name + "; " + format.mjcf_refusal;
+  for (int k = 0; k < format.mjcf_count; ++k)
+    if (std::string(format.mjcf[k].type) == "free" && model.bodies[static_cast<std::size_t>(l)].parent != kGround)
+      return "is a free joint below another body; MuJoCo 2.2.2 allows free joints only in top-level bodies";
   return "";
 }
 
