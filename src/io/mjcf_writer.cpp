@@ -246,20 +246,21 @@ std::string loop_connects(const Model& model, int index, std::vector<MjcfConnect
   auto add = [&](const std::string& name, const Vec3& anchor1, const Vec3& anchor2) {
     if (out != nullptr) out->push_back({name, index, side1.body, side2.body, anchor1, anchor2});
   };
-  switch (loop.type) {
-    case LoopType::Spherical:  // p_a = p_b
+  switch (cut_joint_facts(loop.type).mjcf) {  // what MuJoCo calls the kind (model/cut_joint.hpp)
+    case MjcfCut::Connect:  // p_a = p_b
       add(loop.name, side1.point, side2.point);
       return "";
-    case LoopType::Revolute: {  // p_a = p_b and R_a n = R_b n (n = loop.axis in both body frames)
+    case MjcfCut::AxisConnects: {  // p_a = p_b and R_a n = R_b n (n = loop.axis in both body frames)
       const Vec3 along = kRevoluteAxisLength * loop.axis.normalized();
       add(loop.name, side1.point, side2.point);
       add(loop.name + "/2", side1.point + along, side2.point + along);
       return "";
     }
-    case LoopType::PlanarRevolute: {  // the in-plane components of p_a − p_b vanish
+    case MjcfCut::PlanarConnect: {  // the in-plane components of p_a − p_b vanish
       const Vec3 n = loop.axis.normalized();
       if (!moves_in_plane(model, loop.a.body, n) || !moves_in_plane(model, loop.b.body, n))
-        return "is planar-revolute in a spatial mechanism (its bodies do not move in planes normal to its axis); "
+        return std::string("is ") + loop_type_name(loop.type) +
+               " in a spatial mechanism (its bodies do not move in planes normal to its axis); "
                "MuJoCo 2.2.2 has no equality constraint for it";
       // In planar motion n·(p_1 − p_2) keeps its value at q = 0, and n is the same vector
       // in every frame involved: shifting anchor 2 by it makes that row hold identically.
@@ -268,12 +269,13 @@ std::string loop_connects(const Model& model, int index, std::vector<MjcfConnect
       add(loop.name, side1.point, side2.point + offset * n);
       return "";
     }
-    case LoopType::Fixed:
+    case MjcfCut::Weld:  // written by the weld loop of write_mjcf
       return "";
-    default:
-      return std::string("is a ") + loop_type_name(loop.type) +
-             " cut joint; MuJoCo 2.2.2's equality constraints (connect, weld) cannot express it";
+    case MjcfCut::None:
+      break;
   }
+  return std::string("is a ") + loop_type_name(loop.type) +
+         " cut joint; MuJoCo 2.2.2's equality constraints (connect, weld) cannot express it";
 }
 
 std::string joint_problem(const Model& model, int l) {
@@ -416,7 +418,7 @@ std::string write_mjcf(const Model& model, const MjcfOptions& options, std::vect
       out << " anchor=\"" << vec(c.anchor1) << "\"" << soft << "/>\n";
     }
     for (const Loop& loop : model.loops) {
-      if (loop.type != LoopType::Fixed) continue;
+      if (cut_joint_facts(loop.type).mjcf != MjcfCut::Weld) continue;
       // relpose: body2's frame in body1's when the cut is closed. mechdyn's fixed cut keeps
       // the natural frames parallel (as at q = 0) and a.point on b.point.
       BodyPoint side1 = loop.a, side2 = loop.b;

@@ -611,28 +611,28 @@ Loop Reader::read_loop(const YAML::Node& node, int index, const Model& model, co
   const std::optional<LoopType> type = loop_type_from_name(type_name);
   if (!type)
     fail(element + " type", "unknown loop type " + quoted(type_name) +
-                                " (expected revolute, prismatic, universal, spherical, fixed or planar-revolute)",
+                                " (expected " + loop_type_names() + ")",
          node["type"]);
   loop.type = *type;
   loop.a = read_point(required(node, "a", element), element + " a", model, false, true);
   loop.b = read_point(required(node, "b", element), element + " b", model, true, true);
   if (loop.a.body == loop.b.body) fail(element, "a and b are on the same body", node);
 
-  const bool wants_axis = loop.type == LoopType::Revolute || loop.type == LoopType::Prismatic;
-  const bool optional_axis = loop.type == LoopType::PlanarRevolute;  // the plane normal, default z
-  if (loop.type == LoopType::Universal) {
+  const CutAxisKeys keys = cut_joint_facts(loop.type).axis_keys;  // the kind says (model/cut_joint.hpp)
+  if (keys == CutAxisKeys::Axes) {
     if (node["axis"].IsDefined())
-      fail(element + " axis", "a universal loop has two axes: write axes: [[x, y, z], [x, y, z]]", node["axis"]);
-    if (!node["axes"].IsDefined()) fail(element, "missing required key 'axes' for a universal loop", node);
+      fail(element + " axis", "a " + type_name + " loop has two axes: write axes: [[x, y, z], [x, y, z]]",
+           node["axis"]);
+    if (!node["axes"].IsDefined()) fail(element, "missing required key 'axes' for a " + type_name + " loop", node);
     std::tie(loop.axis, loop.second_axis) = axis_pair(node["axes"], element + " axes");
   } else {
     if (node["axes"].IsDefined())
       fail(element + " axes", "only a universal loop takes axes", node["axes"]);
-    if (wants_axis && !node["axis"].IsDefined())
+    if (keys == CutAxisKeys::Axis && !node["axis"].IsDefined())
       fail(element, "missing required key 'axis' for a " + type_name + " loop", node);
-    if (!wants_axis && !optional_axis && node["axis"].IsDefined())
+    if (keys == CutAxisKeys::None && node["axis"].IsDefined())
       fail(element + " axis", "a " + type_name + " loop takes no axis", node["axis"]);
-    if (node["axis"].IsDefined()) loop.axis = axis(node["axis"], element + " axis");
+    if (node["axis"].IsDefined()) loop.axis = axis(node["axis"], element + " axis");  // OptionalAxis: default z
   }
   return loop;
 }

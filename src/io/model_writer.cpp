@@ -207,9 +207,10 @@ std::string write_model_yaml(const Model& model) {
       out << "    type: " << loop_type_name(loop.type) << "\n";
       out << "    a: {body: " << quoted(body_name(model, loop.a.body)) << ", point: " << vec(loop.a.point) << "}\n";
       out << "    b: {body: " << quoted(body_name(model, loop.b.body)) << ", point: " << vec(loop.b.point) << "}\n";
-      if (loop.type == LoopType::Universal)
+      const CutAxisKeys keys = cut_joint_facts(loop.type).axis_keys;  // the kind's keys (model/cut_joint.hpp)
+      if (keys == CutAxisKeys::Axes)
         out << "    axes: [" << vec(loop.axis) << ", " << vec(loop.second_axis) << "]\n";
-      else if (loop.type != LoopType::Spherical && loop.type != LoopType::Fixed)
+      else if (keys != CutAxisKeys::None)
         out << "    axis: " << vec(loop.axis) << "\n";
     }
   }

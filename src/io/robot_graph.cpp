@@ -211,12 +211,12 @@ Model build_model(RobotGraph graph, const BuildOptions& options, const Warnings&
         (loop.point_b && !finite(*loop.point_b)))
       fail_at(source, loop.element, "has a value that is not a finite number", loop.line);
     if (loop.a == loop.b) fail_at(source, loop.element, "connects a link to itself; it closes no loop", loop.line);
-    if (loop.type == LoopType::Revolute || loop.type == LoopType::Prismatic || loop.type == LoopType::Universal ||
-        loop.type == LoopType::PlanarRevolute) {
+    const CutAxisKeys keys = cut_joint_facts(loop.type).axis_keys;
+    if (keys != CutAxisKeys::None) {
       if (!(loop.axis.norm() > 1e-12)) fail_at(source, loop.element, "axis is a zero vector", loop.line);
       loop.axis = clean_direction(loop.axis);
     }
-    if (loop.type == LoopType::Universal) {
+    if (keys == CutAxisKeys::Axes) {
       if (!(loop.second_axis.norm() > 1e-12)) fail_at(source, loop.element, "second axis is a zero vector", loop.line);
       loop.second_axis = clean_direction(loop.second_axis);
       if (loop.axis.cross(loop.second_axis).norm() < 1e-9)
