@@ -29,8 +29,8 @@ void detail::loop_jacobian_from_rows(const Model& model, Data& data) {
   data.loop_jacobian.setZero();
   for (std::size_t i = 0; i < model.loops.size(); ++i) {
     const Loop& loop = model.loops[i];
-    const int first = model.loop_row_index[i];
-    for (int r = first; r < first + loop_rows(loop.type); ++r) {
+    const int first = model.loop_row_index[i], end = first + loop_rows(loop.type);
+    for (int r = first; r < end; ++r) {
       add_chain(model, data, loop.a.body, data.loop_row_wrench_a[r], data.loop_jacobian, r);
       add_chain(model, data, loop.b.body, data.loop_row_wrench_b[r], data.loop_jacobian, r);
     }

@@ -10,26 +10,36 @@ namespace mechdyn {
 
 namespace {
 
-// The facts of every kind, in the order of LoopType (a kind whose `type` is not its
-// slot in LoopType fails tests/unit/test_cut_joint_kinds.cpp).
-std::array<CutJointFacts, kLoopTypeCount> make_facts_table() {
+template <class Kind>
+constexpr CutJointFacts facts_of() {
+  return {Kind::type, Kind::type_name, Kind::rows, 6 - Kind::rows, Kind::axis_keys, Kind::planar_only,
+          Kind::row_labels, Kind::mjcf};
+}
+
+// The facts of every kind, in the order of LoopType, built at compile time (no guard of a
+// function-local static on the hot paths that ask loop_rows).
+constexpr std::array<CutJointFacts, kLoopTypeCount> make_facts_table() {
   std::array<CutJointFacts, kLoopTypeCount> table{};
   for (int k = 0; k < kLoopTypeCount; ++k)
-    visit_cut_joint_kind(static_cast<LoopType>(k), [&](auto kind) {
-      using Kind = decltype(kind);
-      table[static_cast<std::size_t>(k)] = {Kind::type,        Kind::type_name,   Kind::rows, 6 - Kind::rows,
-                                            Kind::axis_keys,   Kind::planar_only, Kind::row_labels,
-                                            Kind::mjcf};
-    });
+    table[static_cast<std::size_t>(k)] =
+        visit_cut_joint_kind(static_cast<LoopType>(k), [](auto kind) { return facts_of<decltype(kind)>(); });
   return table;
 }
+
+constexpr std::array<CutJointFacts, kLoopTypeCount> kFacts = make_facts_table();
+
+constexpr bool kinds_sit_in_their_slots() {
+  for (int k = 0; k < kLoopTypeCount; ++k)
+    if (kFacts[static_cast<std::size_t>(k)].type != static_cast<LoopType>(k)) return false;
+  return true;
+}
+static_assert(kinds_sit_in_their_slots(), "a cut-joint kind's `type` is not its slot in visit_cut_joint_kind");
 
 }  // namespace
 
 const CutJointFacts& cut_joint_facts(LoopType type) {
-  static const std::array<CutJointFacts, kLoopTypeCount> table = make_facts_table();
-  const int k = static_cast<int>(type);
-  return table[static_cast<std::size_t>(k >= 0 && k < kLoopTypeCount ? k : 0)];
+  const auto k = static_cast<std::size_t>(type);
+  return kFacts[k < kFacts.size() ? k : 0];
 }
 
 const char* loop_type_name(LoopType type) { return cut_joint_facts(type).name; }

@@ -16,7 +16,7 @@
 namespace mechdyn {
 
 template <typename Visitor>
-inline decltype(auto) visit_cut_joint_kind(LoopType type, Visitor&& visitor) {
+constexpr decltype(auto) visit_cut_joint_kind(LoopType type, Visitor&& visitor) {
   using namespace cut_joint_kinds;
   switch (type) {
     case LoopType::Revolute: return visitor(Revolute{});
