@@ -69,6 +69,7 @@
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
 #include "mechdyn/dynamics/rnea_derivatives.hpp"
+#include "peers/mujoco_calls.hpp"
 #include "peers/mujoco_peer.hpp"
 #include "random_model.hpp"
 #ifdef MECHDYN_HAVE_SIMBODY
@@ -153,56 +154,7 @@ std::shared_ptr<Fixture> make_fixture(Model model, unsigned seed) {
   return fixture;
 }
 
-// ---- MuJoCo calls, timed as the issue prescribes ---------------------------------
-void mj_set(const MujocoPeer& p, const VecX& q, const VecX* v) {
-  mju_copy(p.data->qpos, q.data(), p.model->nq);
-  if (v != nullptr) mju_copy(p.data->qvel, v->data(), p.model->nv);
-}
-const mjtNum* mj_mass_matrix(const MujocoPeer& p, const State& s, mjtNum* dense) {
-  mj_set(p, s.mj_q, nullptr);
-  mj_kinematics(p.model, p.data);
-  mj_comPos(p.model, p.data);
-  mj_crb(p.model, p.data);
-  mj_fullM(p.model, dense, p.data->qM);
-  return dense;
-}
-const mjtNum* mj_bias(const MujocoPeer& p, const State& s) {
-  mj_set(p, s.mj_q, &s.mj_v);
-  mj_kinematics(p.model, p.data);
-  mj_comPos(p.model, p.data);
-  mj_comVel(p.model, p.data);
-  mj_rne(p.model, p.data, 0, p.data->qfrc_bias);
-  return p.data->qfrc_bias;
-}
-const mjtNum* mj_inverse_dynamics(const MujocoPeer& p, const State& s, mjtNum* result) {
-  mj_set(p, s.mj_q, &s.mj_v);
-  mju_copy(p.data->qacc, s.mj_a.data(), p.model->nv);
-  mj_kinematics(p.model, p.data);
-  mj_comPos(p.model, p.data);
-  mj_comVel(p.model, p.data);
-  mj_rne(p.model, p.data, 1, result);
-  return result;
-}
-const mjtNum* mj_forward_dynamics(const MujocoPeer& p, const State& s) {
-  mj_set(p, s.mj_q, &s.mj_v);
-  mju_copy(p.data->qfrc_applied, s.mj_tau.data(), p.model->nv);
-  mj_forward(p.model, p.data);
-  return p.data->qacc;
-}
-
-// ---- agreement before timing -----------------------------------------------------
-struct Disagreement {
-  double worst = 0.0;  // largest |difference| / max(1, |reference|∞)
-  std::string where;
-  void compare(const VecX& value, const VecX& reference, const std::string& what) {
-    const double scale = std::max(1.0, reference.cwiseAbs().maxCoeff());
-    const double error = (value - reference).cwiseAbs().maxCoeff() / scale;
-    if (!(error <= worst)) {
-      worst = error;
-      where = what;
-    }
-  }
-};
+// MuJoCo calls and the agreement measure: peers/mujoco_calls.hpp.
 
 /// Compares every library with MuJoCo on every pooled state; returns the worst error.
 Disagreement check_agreement(Fixture& f) {
