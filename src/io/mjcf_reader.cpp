@@ -13,12 +13,13 @@
 //   hinge → revolute, slide → prismatic, ball → spherical (q: the quaternion relative to
 //   the written pose, velocities in world axes; MuJoCo's are in the body's own axes),
 //   free/<freejoint> → free (position of the body frame origin from the written one and
-//   the quaternion as for ball), no joint → fixed; a hinge directly followed by a slide at
-//   the same pos with the same axis direction → one cylindrical joint (what write_mjcf
-//   writes for one, "<joint>/angle" and "<joint>/shift", read back under the name
-//   "<joint>"; any other names: the hinge's), unless either carries a ref, a range, a
-//   spring, damping, friction or armature, or is coupled or driven by a servo, or only one
-//   of them has a motor: those need one coordinate each, and the pair stays two joints.
+//   the quaternion as for ball), no joint → fixed; a hinge "<joint>/angle" directly
+//   followed by a slide "<joint>/shift" at the same pos with the same axis direction → one
+//   cylindrical joint "<joint>" (what write_mjcf writes for one), unless either carries a
+//   ref, a range, a spring, damping, friction or armature, or is coupled or driven by a
+//   servo, or only one of them has a motor: those need one coordinate each, and the pair
+//   stays two joints. Other names are a file's own two joints, kept (their names are what
+//   a user's scenarios and --tau refer to).
 // Mass: <inertial> (diaginertia + quat, or fullinertia), else by <compiler
 // inertiafromgeom> the geoms' solids (mjcf_elements.cpp); then boundmass, boundinertia,
 // balanceinertia and settotalmass as MuJoCo applies them.
@@ -338,18 +339,19 @@ void MjcfReader::read_body(const tinyxml2::XMLElement* e, int parent, const Link
     out.parent = at;
     // A hinge and a slide on one axis: one cylindrical joint (the pair write_mjcf writes).
     std::string slide_name;
-    if (type == "hinge" && k + 1 < joints.size() && std::string(joints[k + 1]->Name()) == "joint") {
+    const std::string angle = "/angle", shift = "/shift";
+    auto ends_with = [](const std::string& text, const std::string& end) {
+      return text.size() > end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+    };
+    const std::string stem = joint_name.substr(0, joint_name.size() - (ends_with(joint_name, angle) ? angle.size() : 0));
+    if (type == "hinge" && ends_with(joint_name, angle) && k + 1 < joints.size() &&
+        std::string(joints[k + 1]->Name()) == "joint" && joint_name_of(k + 1) == stem + shift) {
       slide_name = joint_name_of(k + 1);
       const MjcfElement slide = element(joints[k + 1], active_class, "joint " + in_quotes(slide_name));
       if (!cylindrical_pair(joint, slide, joint_name, slide_name)) slide_name.clear();
     }
     if (!slide_name.empty()) {
-      const std::string angle = "/angle", shift = "/shift";
-      auto ends_with = [](const std::string& text, const std::string& end) {
-        return text.size() > end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-      };
-      const std::string stem = joint_name.substr(0, joint_name.size() - (ends_with(joint_name, angle) ? angle.size() : 0));
-      if (ends_with(joint_name, angle) && slide_name == stem + shift) out.name = stem;
+      out.name = stem;
       const Vec3 position = joint.vec3("pos", Vec3::Zero());
       out.type = JointType::Cylindrical;
       out.axis = (poses.zero.rotation * joint.vec3("axis", Vec3::UnitZ())).normalized();

@@ -521,20 +521,25 @@ TEST(RobotFileRoundTrip, MjcfKeepsEveryTreeJointKindIncludingCylindrical) {
 // (another axis, another position, a slide with a range of its own): they stay two joints
 // through a massless body, as MuJoCo moves them.
 TEST(MjcfReader, JoinsAHingeAndASlideIntoACylindricalJointOnlyOnOneAxisAndPoint) {
-  auto read = [](const std::string& slide) {
+  auto read = [](const std::string& slide, const std::string& hinge_name = "c/angle") {
     return load_model_from_string(R"(<mujoco model="pair"><compiler angle="radian" inertiafromgeom="false"/>
-  <worldbody><body name="B" pos="0 0 1"><joint name="turn" type="hinge" axis="0 0 1"/>)" + slide + R"(
+  <worldbody><body name="B" pos="0 0 1"><joint name=")" + hinge_name + R"(" type="hinge" axis="0 0 1"/>)" + slide + R"(
     <inertial pos="0.1 0 0" mass="1" diaginertia="0.1 0.1 0.1"/></body></worldbody></mujoco>)",
                                   ModelFormat::Mjcf, "<pair>");
   };
-  const Model joined = read(R"(<joint name="move" type="slide" axis="0 0 2"/>)");
+  const Model joined = read(R"(<joint name="c/shift" type="slide" axis="0 0 2"/>)");
   ASSERT_EQ(joined.num_bodies(), 1);
   EXPECT_EQ(joined.joints[0].type, JointType::Cylindrical);
-  EXPECT_EQ(joined.joints[0].name, "turn");  // the hinge's name (write_mjcf's "<j>/angle", "<j>/shift" give "<j>")
-  for (const std::string& slide : {std::string(R"(<joint name="move" type="slide" axis="0 1 0"/>)"),
-                                   std::string(R"(<joint name="move" type="slide" axis="0 0 -1"/>)"),
-                                   std::string(R"(<joint name="move" type="slide" axis="0 0 1" pos="0.1 0 0"/>)"),
-                                   std::string(R"(<joint name="move" type="slide" axis="0 0 1" range="-1 1" limited="true"/>)")}) {
+  EXPECT_EQ(joined.joints[0].name, "c");  // write_mjcf's "<j>/angle", "<j>/shift" give "<j>"
+  // A file's own hinge and slide (other names) stay two joints under their names.
+  const Model own = read(R"(<joint name="move" type="slide" axis="0 0 1"/>)", "turn");
+  ASSERT_EQ(own.num_bodies(), 2);
+  EXPECT_EQ(own.joints[0].name, "turn");
+  EXPECT_EQ(own.joints[1].name, "move");
+  for (const std::string& slide : {std::string(R"(<joint name="c/shift" type="slide" axis="0 1 0"/>)"),
+                                   std::string(R"(<joint name="c/shift" type="slide" axis="0 0 -1"/>)"),
+                                   std::string(R"(<joint name="c/shift" type="slide" axis="0 0 1" pos="0.1 0 0"/>)"),
+                                   std::string(R"(<joint name="c/shift" type="slide" axis="0 0 1" range="-1 1" limited="true"/>)")}) {
     const Model apart = read(slide);
     ASSERT_EQ(apart.num_bodies(), 2) << slide;
     EXPECT_EQ(apart.joints[0].type, JointType::Revolute) << slide;
