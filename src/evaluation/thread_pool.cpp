@@ -45,9 +45,10 @@ bool spin_until(Ready&& ready) {
 // The pool whose block the current thread runs (nested calls are refused).
 thread_local const ThreadPool* running_pool = nullptr;
 
-struct RunningPool {
-  explicit RunningPool(const ThreadPool* pool) { running_pool = pool; }
-  ~RunningPool() { running_pool = nullptr; }
+struct RunningPool {  // restores the pool the thread ran before (a call from inside another pool's block)
+  explicit RunningPool(const ThreadPool* pool) : previous(running_pool) { running_pool = pool; }
+  ~RunningPool() { running_pool = previous; }
+  const ThreadPool* previous;
 };
 
 }  // namespace

@@ -217,6 +217,13 @@ TEST(ThreadPool, NestingAndBadCountsAreRefused) {
   EXPECT_THROW(pool.parallel_for(2, [&](std::ptrdiff_t, std::ptrdiff_t, int) {
     pool.parallel_for(2, [](std::ptrdiff_t, std::ptrdiff_t, int) {});
   }), InvalidArgument);
+  // Bug caught: a call of another pool from inside a block forgot the outer pool, so a
+  // nested call of the outer pool after it deadlocked instead of being refused.
+  ThreadPool other(1);
+  EXPECT_THROW(pool.parallel_for(1, [&](std::ptrdiff_t, std::ptrdiff_t, int) {
+    other.parallel_for(1, [](std::ptrdiff_t, std::ptrdiff_t, int) {});
+    pool.parallel_for(2, [](std::ptrdiff_t, std::ptrdiff_t, int) {});
+  }), InvalidArgument);
 }
 
 // Bug caught: an error of one state during the evaluation (here a state that blows up)
