@@ -46,8 +46,9 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBUILD_SHARED_LIBS=ON \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DMECHDYN_TEST_TIMEOUT_SCALE=10 \
     -DMECHDYN_BUILD_BENCHMARKS=OFF -DMECHDYN_BUILD_APPS=OFF -DMECHDYN_BUILD_PYTHON=OFF > /dev/null
-  # The tests that start threads (grep -l std::thread tests/): two Data on one Model.
-  threaded=$(grep -l 'std::thread' tests/*/*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
+  # The tests that start threads: their own (two Data on one Model) or the library's pool
+  # (evaluation/thread_pool.hpp: the batches, sweeps).
+  threaded=$(grep -lE 'std::thread|ThreadPool|BatchWorkspace' tests/*/*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
   # shellcheck disable=SC2086
   cmake --build build-tsan -j"$jobs" --target $threaded
   built=$(seconds)
