@@ -73,18 +73,65 @@ void invert_joint_inertia(const Model& model, int joint_index, const SmallMat& d
   if (!d_inverse.allFinite()) fail("has a non-finite inverse");
 }
 
+// D⁻¹ of a one-coordinate joint, with the decision of invert_joint_inertia. Its tolerance
+// 10³ ε scale needs scale = |S|ᵀ |I^A| |S| (36 products); a cheap bound decides first:
+// every term |S_r| |I^A_rc| |S_c| ≤ max_rc |I^A_rc| |S_r| |S_c|, so scale ≤ max|I^A| ‖S‖₁²
+// for any matrix (I^A need not be exactly positive semidefinite after round-off, so the
+// bound does not use its diagonal). A pivot above twice the tolerance of that bound (the
+// factor 2 covers the round-off of both sums) is above today's tolerance and passes; only
+// otherwise is the exact scale formed and invert_joint_inertia decides, with its messages.
+double single_axis_inverse(const Model& model, int joint_index, double d, const Vec6& axis,
+                           const Mat6& articulated_inertia) {
+  const double axis_norm = axis.cwiseAbs().sum();  // ‖S‖₁
+  const double bound = articulated_inertia.cwiseAbs().maxCoeff() * axis_norm * axis_norm;
+  if (d > 2e3 * std::numeric_limits<double>::epsilon() * bound && d <= std::numeric_limits<double>::max()) {
+    const double d_inverse = 1.0 / d;
+    if (d_inverse <= std::numeric_limits<double>::max()) return d_inverse;
+  }
+  const Vec6 magnitude = axis.cwiseAbs();
+  const double scale = magnitude.dot(articulated_inertia.cwiseAbs() * magnitude);
+  SmallMat pivot(1, 1), inverse;
+  pivot(0, 0) = d;
+  invert_joint_inertia(model, joint_index, pivot, scale, inverse);  // throws, or the same 1 / D
+  return inverse(0, 0);
+}
+
 }  // namespace
 
 // Passes 1 (after the kinematics) to 3 of Table 7.1.
 const VecX& detail::articulated_body(const Model& model, Data& data, const double* tau) {
   const int n = model.num_bodies();
-  for (int i = 0; i < n; ++i) {
-    const Body& body = model.bodies[i];
-    const SpatialInertia inertia = SpatialInertia::from_com(body.mass, data.com_position[i], data.inertia_world[i]);
-    data.articulated_inertia[i] = inertia.matrix();                                                // I^A_i = I_i
-    data.articulated_bias[i] = cross_force(data.velocity[i], inertia.apply(data.velocity[i]));  // p^A_i
+  for (int i = 0; i < n; ++i) {  // pass 1: I^A_i = I_i, p^A_i = v_i ×* I_i v_i, written by 3x3 blocks
+    const double mass = model.bodies[i].mass;
+    const Vec3& com = data.com_position[i];
+    const Mat3& inertia_com = data.inertia_world[i];
+    const Vec3 h = mass * com;  // first moment
+    // I_i = [[I_O, h̃], [h̃ᵀ, m 1]], I_O = I_c + m (|c|² 1 − c cᵀ) (SpatialInertia::from_com)
+    const double hc = h.dot(com);
+    const double xy = h.x() * com.y(), xz = h.x() * com.z(), yz = h.y() * com.z();
+    Mat3 rotational;
+    rotational(0, 0) = inertia_com(0, 0) + hc - h.x() * com.x();
+    rotational(1, 1) = inertia_com(1, 1) + hc - h.y() * com.y();
+    rotational(2, 2) = inertia_com(2, 2) + hc - h.z() * com.z();
+    rotational(1, 0) = inertia_com(1, 0) - xy;
+    rotational(0, 1) = inertia_com(0, 1) - xy;
+    rotational(2, 0) = inertia_com(2, 0) - xz;
+    rotational(0, 2) = inertia_com(0, 2) - xz;
+    rotational(2, 1) = inertia_com(2, 1) - yz;
+    rotational(1, 2) = inertia_com(1, 2) - yz;
+    Mat6& inertia = data.articulated_inertia[i];
+    inertia.topLeftCorner<3, 3>() = rotational;
+    inertia.col(3) << 0.0, h.z(), -h.y(), mass, 0.0, 0.0;  // h̃ and m 1, by columns
+    inertia.col(4) << -h.z(), 0.0, h.x(), 0.0, mass, 0.0;
+    inertia.col(5) << h.y(), -h.x(), 0.0, 0.0, 0.0, mass;
+    inertia.bottomLeftCorner<3, 3>() = -inertia.topRightCorner<3, 3>();  // h̃ᵀ = −h̃
+    const Vec6& velocity = data.velocity[i];
+    const Vec3 w = velocity.head<3>(), v = velocity.tail<3>();
+    const Vec3 moment = rotational * w + h.cross(v), force = mass * v - h.cross(w);  // I_i v_i
+    Vec6& bias = data.articulated_bias[i];
+    bias.head<3>() = w.cross(moment) + v.cross(force);  // p^A_i = v_i ×* I_i v_i
+    bias.tail<3>() = w.cross(force);
   }
-
   MotionAxes axes, u_force;  // S_i and U_i, 6 x k, fixed maximum size
   SmallMat d;
   SmallVec d_inverse_u;
@@ -93,6 +140,29 @@ const VecX& detail::articulated_body(const Model& model, Data& data, const doubl
     const int k0 = joint.v_index, nv = joint.nv;
     const Mat6& articulated_inertia = data.articulated_inertia[i];
     const Vec6& articulated_bias = data.articulated_bias[i];
+    const int parent = model.bodies[i].parent;
+    if (nv == 1) {  // one coordinate: S_i and U_i 6-vectors, D_i a scalar (fixed sizes only)
+      const Vec6& axis = data.motion_axis[k0];
+      const Vec6 u_column = articulated_inertia * axis;  // U_i = I^A_i S_i
+      data.aba_u_force[k0] = u_column;
+      const double u = tau[k0] - axis.dot(articulated_bias);  // u_i = τ_i − S_iᵀ p^A_i
+      data.aba_u[k0] = u;
+      double d = axis.dot(u_column);  // D_i = S_iᵀ U_i
+      if (model.has_armature) d += model.armature[k0];
+      const double d_inverse = single_axis_inverse(model, i, d, axis, articulated_inertia);  // D_i⁻¹
+      data.aba_d_inverse[i](0, 0) = d_inverse;
+      if (parent == kGround) continue;
+      const Vec6& joint_bias = data.joint_bias[i];
+      const Vec6 inertia_c = articulated_inertia * joint_bias;  // I^A_i c_i
+      // p^a = p^A + I^a c_i + U D⁻¹ u with I^a c_i = I^A c_i − U D⁻¹ Uᵀ c_i
+      const double scaled = d_inverse * (u - u_column.dot(joint_bias));
+      data.articulated_bias[parent] += articulated_bias + inertia_c + u_column * scaled;  // p^A_λ(i) += p^a
+      const Vec6 u_scaled = u_column * d_inverse;  // U D⁻¹
+      Mat6& parent_inertia = data.articulated_inertia[parent];
+      for (int c = 0; c < 6; ++c)  // I^A_λ(i) += I^a = I^A − U D⁻¹ Uᵀ, by columns
+        parent_inertia.col(c) += articulated_inertia.col(c) - u_scaled * u_column[c];
+      continue;
+    }
     axes.resize(6, nv);
     u_force.resize(6, nv);
     for (int c = 0; c < nv; ++c) {
@@ -115,19 +185,7 @@ const VecX& detail::articulated_body(const Model& model, Data& data, const doubl
       invert_joint_inertia(model, i, d, scale, d_inverse);  // D_i⁻¹
     }
 
-    const int parent = model.bodies[i].parent;
     if (parent == kGround) continue;
-    if (nv == 1) {  // the same three lines with U a 6-vector and D a scalar (no dynamic sizes)
-      const Vec6 u_column = u_force.col(0);
-      const Vec6 u_scaled = u_column * d_inverse(0, 0);                                 // U D⁻¹
-      Mat6 inertia_a = articulated_inertia;
-      inertia_a.noalias() -= u_scaled * u_column.transpose();                           // I^a = I^A − U D⁻¹ Uᵀ
-      Vec6 bias_a = articulated_bias + u_scaled * data.aba_u[k0];                        // p^a = p^A + U D⁻¹ u
-      bias_a.noalias() += inertia_a * data.joint_bias[i];                                //       + I^a c_i
-      data.articulated_inertia[parent] += inertia_a;                                     // I^A_λ(i) += I^a
-      data.articulated_bias[parent] += bias_a;                                           // p^A_λ(i) += p^a
-      continue;
-    }
     d_inverse_u.noalias() = d_inverse * data.aba_u.segment(k0, nv);
     Mat6 inertia_a = articulated_inertia;
     inertia_a.noalias() -= u_force * (d_inverse * u_force.transpose());  // I^a = I^A − U D⁻¹ Uᵀ
@@ -146,6 +204,13 @@ const VecX& detail::articulated_body(const Model& model, Data& data, const doubl
     const int parent = model.bodies[i].parent;
     Vec6 acceleration = (parent == kGround ? Vec6::Zero() : data.acceleration[parent]) + data.joint_bias[i];  // a'_i
     const Vec6 acceleration_with_gravity = acceleration + base_acceleration;
+    if (nv == 1) {  // one coordinate: scalars
+      const double ddq = data.aba_d_inverse[i](0, 0) *
+                         (data.aba_u[k0] - data.aba_u_force[k0].dot(acceleration_with_gravity));  // q̈_i
+      data.ddq[k0] = ddq;
+      data.acceleration[i] = acceleration + data.motion_axis[k0] * ddq;  // a_i = a'_i + S_i q̈_i
+      continue;
+    }
     rhs.resize(nv);
     for (int c = 0; c < nv; ++c)
       rhs[c] = data.aba_u[k0 + c] - data.aba_u_force[k0 + c].dot(acceleration_with_gravity);  // u_i − U_iᵀ a'_i
