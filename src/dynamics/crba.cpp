@@ -15,6 +15,9 @@
 // joint), which fills the joint's own block. Entries of coordinates on different
 // branches are zero.
 // Cost: O(Σ_k depth(k)) spatial products after O(n) kinematics.
+// crba(q) runs this form only for models with a spherical, free, universal or cylindrical
+// joint or a flexible body; the others take the body-coordinate form of
+// crba_body_frames.cpp (no kinematics pass; Model::crba_in_body_frames, crba.hpp).
 // Reads: model, q (crba) or the position kinematics stage (crba_from_kinematics).
 // Writes: the position kinematics (crba), data.composite_inertia (I^c_i, world origin),
 // data.mass_matrix (both triangles). Allocates nothing, except data.mass_matrix itself on
@@ -56,6 +59,10 @@ const MatX& detail::composite_rigid_body(const Model& model, Data& data) {
 const MatX& crba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   check_data(model, data, "crba");
   check_state(model, q);
+  if (model.crba_in_body_frames) {  // body coordinates: no kinematics pass (crba_body_frames.cpp)
+    data.kinematics_level = -1;     // the stage is not written: what it held was for another q
+    return detail::composite_rigid_body_in_body_frames(model, data, q.data());
+  }
   detail::kinematics_stage(model, data, q.data(), nullptr, nullptr);  // world S_k, com positions, world inertias
   return detail::composite_rigid_body(model, data);
 }

@@ -18,6 +18,8 @@ namespace mechdyn::detail {
 void subtree_wrenches(const Model& model, Data& data, const AlignedVector<Vec6>& acceleration);
 
 const MatX& composite_rigid_body(const Model& model, Data& data);             // crba_from_kinematics
+/// CRBA in body coordinates from q alone (crba_body_frames.cpp), for model.crba_in_body_frames.
+const MatX& composite_rigid_body_in_body_frames(const Model& model, Data& data, const double* q);
 void composite_forces_from_stage(const Model& model, Data& data);             // composite_forces_from_kinematics
 const VecX& explicit_bias_from_stage(const Model& model, Data& data);         // explicit_bias_force_from_kinematics
 void reactions_from_stage(const Model& model, Data& data);                    // joint_reactions_from_kinematics

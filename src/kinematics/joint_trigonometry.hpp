@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "../model/joint_dispatch.hpp"
+#include "mechdyn/math/sine_cosine.hpp"
 #include "mechdyn/model/model.hpp"
 
 namespace mechdyn {
@@ -48,8 +49,7 @@ inline void joint_cosine_sine(const Model& model, int l, const double* q, double
   const Joint& joint = model.joints[static_cast<std::size_t>(l)];
   if (!takes_caller_cosine_sine<Mask>(joint.kind)) return;
   const double angle = q[joint.q_index];
-  cosine = std::cos(angle);
-  sine = std::sin(angle);
+  sine_cosine(angle, sine, cosine);
 }
 
 }  // namespace mechdyn

@@ -209,6 +209,14 @@ void finalize_model(Model& model, const std::string& source) {
     for (int k = 0; k < model.bodies[i].flexible->num_elastic(); ++k)
       model.dof_body[model.rigid_nv + model.elastic_index[i] + k] = i;
   }
+  // crba(q) in body coordinates (dynamics/crba_body_frames.cpp) when every joint has one
+  // coordinate or none about or along a fixed axis and no body is flexible.
+  model.crba_in_body_frames = model.rigid_nv == model.nv;
+  for (int i = 0; i < n; ++i)
+    model.crba_in_body_frames = model.crba_in_body_frames && visit_joint_kind(model.joints[i].kind, [](auto kind) {
+                                  using J = decltype(kind);
+                                  return J::nv <= 1 && !J::uses_world_rotation;
+                                });
 
   model.loop_row_index.clear();
   model.num_loop_rows = 0;

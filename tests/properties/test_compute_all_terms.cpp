@@ -174,8 +174,9 @@ TEST(ComputeAllTerms, RowsFormHoldsNoDenseMatrixAndGivesCrbasRows) {
       EXPECT_EQ(lean.dense_workspaces(), DenseWorkspace::None) << model->name;
       EXPECT_EQ(lean.mass_matrix.size(), 0) << model->name;
 
-      Data reference(*model);
-      const MatX crba_mass_matrix = crba(*model, reference, q);
+      Data reference(*model);  // the world-frame CRBA (crba(q) may run in body coordinates: crba.hpp)
+      forward_kinematics(*model, reference, q);
+      const MatX crba_mass_matrix = crba_from_kinematics(*model, reference);
       VecX row = VecX::Constant(model->nv, 7.0);  // garbage the row must overwrite
       for (int i = 0; i < model->nv; ++i) {
         mass_matrix_row(*model, lean, i, row);

@@ -11,6 +11,7 @@
 #include "mechdyn/dynamics/explicit_jsim.hpp"
 #include "mechdyn/dynamics/mass_matrix_rows.hpp"
 #include "mechdyn/errors.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "random_model.hpp"
 
 namespace mechdyn {
@@ -31,14 +32,17 @@ TEST(MassMatrixRows, EqualTheLiteralSumsAndCrba) {
     Data rows_data(model, DenseWorkspace::None), reference(model);
     composite_forces(model, rows_data, q);
     const MatX direct = explicit_mass_matrix_direct(model, reference, q);
-    const MatX recursive = crba(model, reference, q);
+    const MatX body_frames = crba(model, reference, q);  // body coordinates for one-axis trees (crba.hpp)
+    forward_kinematics(model, reference, q);
+    const MatX recursive = crba_from_kinematics(model, reference);  // the world form the rows share
     VecX row = VecX::Constant(model.nv, 7.0);  // garbage the row must overwrite
     for (int i = 0; i < model.nv; ++i) {
       mass_matrix_row(model, rows_data, i, row);
       const double scale = 1.0 + direct.row(i).cwiseAbs().maxCoeff();
       worst = std::max(worst, (row.transpose() - direct.row(i)).cwiseAbs().maxCoeff() / scale);
       EXPECT_LE((row.transpose() - direct.row(i)).cwiseAbs().maxCoeff(), 1e-12 * scale) << "seed " << seed << " row " << i;
-      // The same dot products of the same operands as CRBA: equal to the last bit.
+      EXPECT_LE((body_frames.row(i) - direct.row(i)).cwiseAbs().maxCoeff(), 1e-12 * scale) << "seed " << seed;
+      // The same dot products of the same operands as the world-frame CRBA: equal to the last bit.
       for (int j = 0; j < model.nv; ++j) EXPECT_EQ(row[j], recursive(i, j)) << "seed " << seed << " M(" << i << "," << j << ")";
     }
   }

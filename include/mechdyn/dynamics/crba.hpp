@@ -8,8 +8,15 @@
 
 namespace mechdyn {
 
-/// M(q) into data.mass_matrix (both triangles): runs forward_kinematics(q), then
-/// crba_from_kinematics. Allocates nothing.
+/// M(q) into data.mass_matrix (both triangles). Allocates nothing. Two forms, equal to
+/// round-off (tests/properties/test_crba_body_frames.cpp):
+/// - model.crba_in_body_frames (every joint revolute, prismatic or fixed, every body rigid):
+///   Featherstone's Table 6.2 in body coordinates (src/dynamics/crba_body_frames.cpp), from
+///   the joints' relative poses alone. It does not run the kinematics stage and marks it
+///   empty (data.kinematics_level = −1), so that a *_from_kinematics call after it asks for
+///   forward_kinematics instead of reading poses of another q. data.composite_inertia then
+///   holds I^c_i about body i's origin in body coordinates.
+/// - otherwise: forward_kinematics(q), then crba_from_kinematics (world coordinates).
 const MatX& crba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q);
 
 /// The recursion alone, on the kinematics stage in Data (forward_kinematics(q) or any

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "mechdyn/math/sine_cosine.hpp"
 #include "mechdyn/math/types.hpp"
 
 namespace mechdyn {
@@ -39,7 +40,9 @@ inline Mat3 axis_angle_rotation(const Vec3& n, double cosine, double sine) {
 
 /// The same from the angle φ: one sin/cos pair, then the above.
 inline Mat3 axis_angle_rotation(const Vec3& n, double angle) {
-  return axis_angle_rotation(n, std::cos(angle), std::sin(angle));
+  double sine, cosine;
+  sine_cosine(angle, sine, cosine);
+  return axis_angle_rotation(n, cosine, sine);
 }
 
 }  // namespace mechdyn

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mechdyn/math/sine_cosine.hpp"
 #include "mechdyn/math/skew.hpp"
 #include "mechdyn/math/spatial.hpp"
 #include "mechdyn/model/joint.hpp"
@@ -74,7 +75,9 @@ struct PrincipalRotation {
 
   /// Q = 1 + ñ sin φ + ñ²(1 − cos φ) (EC eq. 3) for n = sign · e_K.
   static void make(double sign, double angle, Mat3& rotation) {
-    const double c = std::cos(angle), s = sign * std::sin(angle);
+    double c, s;
+    sine_cosine(angle, s, c);
+    s *= sign;
     rotation.setZero();
     rotation(K, K) = 1.0;
     rotation(I, I) = c;

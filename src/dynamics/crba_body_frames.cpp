@@ -1,0 +1,294 @@
+// Composite-rigid-body algorithm for M(q) in body coordinates, for models whose joints
+// all have one coordinate or none (revolute, prismatic, fixed) and whose bodies are rigid
+// (Model::crba_in_body_frames).
+//
+// Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008), §6.2, Table 6.2 (the
+// original, body-coordinate form), with every quantity of body i in its own natural frame
+// (EC §2.1: parallel to its parent at q = 0) at its frame origin o_i, as RNEA does
+// (rnea.cpp). The joint's relative pose alone (EC eqs. 2–3: Q = Q^{l̄}_l, x = r^{l̄}_l)
+// carries body coordinates into the parent's:
+//   X* [n; f] = [Q n + x × Q f; Q f]                        force, body → parent
+//   X* I X:  h' = Q h + m x,                                inertia (m, h = m c, I about o)
+//            I' = Q I Qᵀ + 2 (x·u) 1 − (x uᵀ + u xᵀ),  u = Q h + m x / 2
+// (the parallel-axis theorem from o_i to o_λ(i): I_A = I_c + m (|c_A|² 1 − c_A c_Aᵀ) with
+// c_A = c + x). Table 6.2 with the columns of M taken together at each body:
+//   I^c_i = I_i                               (from_com in body coordinates)
+//   for i = N … 1:
+//     F_i = I^c_i S_i                          S_i = [n̄; 0] (turn) or [0; n̄] (slide)
+//     for every k in the subtree of i:  M_ki = M_ik = S_iᵀ F_k     (F_k now in i's coordinates)
+//     if λ(i) ≠ 0:  F_k = X*_i F_k for every k in the subtree,  I^c_λ(i) += X*_i I^c_i X_i
+// Each body's joint kind is visited once, with its rotation written out (about ±e_K: the
+// 2 × 2 block (A, B) = (K + 1, K + 2) alone, joint_kinds/common.hpp), and nothing needs the
+// world pose: no composed rotation, no world inertia, no world axes. About ±e_K,
+// S_iᵀ F = ±n_K and M_ii = I^c_KK need no product. Per pair (k, i) one X* F; the world
+// form (crba.cpp) pays a 6-vector dot per pair but a kinematics step and a world inertia
+// per body, so it wins on long chains (Model::crba_in_body_frames says which runs).
+// One backward pass: body i's own inertia joins its composite when its children are done
+// (complete_composite), and its joint angle's cos, sin are taken one body ahead.
+// Reads: model, q. Writes data.composite_inertia (I^c_i about o_i, body coordinates),
+// data.composite_force (F_k, left in its root body's coordinates), data.mass_matrix (both
+// triangles). The kinematics stage is not touched. Allocates nothing.
+#include <type_traits>
+
+#include "../kinematics/joint_trigonometry.hpp"
+#include "../model/joint_dispatch.hpp"
+#include "dynamics_stages.hpp"
+
+namespace mechdyn {
+
+namespace {
+
+/// Revolute<K> with K ≥ 0 (about ±e_K): `value` and the axis K.
+template <class J>
+struct AboutPrincipalAxis : std::false_type {
+  static constexpr int axis = 0;
+};
+template <int K>
+struct AboutPrincipalAxis<joint_kinds::Revolute<K>> : std::bool_constant<(K >= 0)> {
+  static constexpr int axis = K >= 0 ? K : 0;
+};
+
+template <class J>
+constexpr bool kTurns = std::is_same_v<J, joint_kinds::Revolute<0>> || std::is_same_v<J, joint_kinds::Revolute<1>> ||
+                        std::is_same_v<J, joint_kinds::Revolute<2>> || std::is_same_v<J, joint_kinds::Revolute<-1>>;
+
+/// I ← Q I Qᵀ for kind J's relative rotation Q (symmetric I).
+template <class J>
+inline void rotate_inertia(const Mat3& rotation, Mat3& inertia) {
+  if constexpr (std::is_base_of_v<joint_kinds::IdentityRotation, J>) {
+    return;
+  } else if constexpr (AboutPrincipalAxis<J>::value) {
+    // Q = [c −s; s c] on rows/columns (A, B) = (K+1, K+2), Q_KK = 1 (common.hpp):
+    //   (I_AA, I_AB, I_BB) → (c² a − 2cs b + s² d, cs (a − d) + (c² − s²) b, s² a + 2cs b + c² d),
+    //   (I_AK, I_BK) → Q₂ (I_AK, I_BK), I_KK unchanged.
+    constexpr int K = AboutPrincipalAxis<J>::axis, A = (K + 1) % 3, B = (K + 2) % 3;
+    const double c = rotation(A, A), s = rotation(B, A);
+    const double a = inertia(A, A), b = inertia(A, B), d = inertia(B, B);
+    const double cc = c * c, ss = s * s, cs = c * s;
+    const double twice = 2.0 * cs * b;
+    inertia(A, A) = (cc * a + ss * d) - twice;
+    inertia(B, B) = (ss * a + cc * d) + twice;
+    inertia(A, B) = inertia(B, A) = cs * (a - d) + (cc - ss) * b;
+    const double x = inertia(A, K), y = inertia(B, K);
+    inertia(A, K) = inertia(K, A) = c * x - s * y;
+    inertia(B, K) = inertia(K, B) = s * x + c * y;
+  } else {
+    inertia = rotation * inertia * rotation.transpose();
+  }
+}
+
+/// F = I^c S for kind J's S in body coordinates: [I n̄; n̄ × h] (turn), [h × n̄; m n̄] (slide).
+template <class J>
+inline Vec6 composite_force(const Joint& joint, const SpatialInertia& inertia) {
+  Vec6 out;
+  if constexpr (AboutPrincipalAxis<J>::value) {
+    constexpr int K = AboutPrincipalAxis<J>::axis, A = (K + 1) % 3, B = (K + 2) % 3;
+    const double sign = joint.axis[K];
+    const Vec3& h = inertia.first_moment;
+    out.head<3>() = sign * inertia.rotational.col(K);
+    out[3 + K] = 0.0;  // e_K × h = h_A e_B − h_B e_A
+    out[3 + A] = -sign * h[B];
+    out[3 + B] = sign * h[A];
+  } else if constexpr (kTurns<J>) {
+    out.head<3>().noalias() = inertia.rotational * joint.axis;
+    out.tail<3>() = joint.axis.cross(inertia.first_moment);
+  } else {
+    out.head<3>() = inertia.first_moment.cross(joint.axis);
+    out.tail<3>() = inertia.mass * joint.axis;
+  }
+  return out;
+}
+
+/// I^c_i = I_i + the children's X* I^c X, once the children are done: body i's own
+/// inertia about o_i in body coordinates (from_com) is added here, not in a pass of its own.
+inline const SpatialInertia& complete_composite(const Model& model, Data& data, int i) {
+  const Body& body = model.bodies[i];
+  const SpatialInertia own = SpatialInertia::from_com(body.mass, body.com, body.inertia);
+  SpatialInertia& composite = data.composite_inertia[i];
+  if (model.children[i].empty())
+    composite = own;
+  else
+    composite += own;
+  return composite;
+}
+
+/// target = value (the first child of λ(i) done, the one with the highest index) or
+/// target += value (the others).
+inline void accumulate(double& target, double value, bool first) { target = first ? value : target + value; }
+
+/// One body's part of the backward pass (see the header), its joint of kind J.
+template <class J>
+MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, int i, const double* q) {
+  const Joint& joint = model.joints[i];
+  const int parent = model.bodies[i].parent;
+  const SpatialInertia& composite = complete_composite(model, data, i);
+  double* entries = data.mass_matrix.data();
+  const std::ptrdiff_t stride = data.mass_matrix.rows();
+  Vec6* forces = data.composite_force.data();
+  const auto subtree = model.subtree[i];
+  Mat3 rotation;  // Q^{l̄}_l, r^{l̄}_l (EC eqs. 2–3)
+  Vec3 translation;
+  J::relative_pose(joint, q + joint.q_index, rotation, translation);
+  if constexpr (J::nv == 1) {
+    const std::ptrdiff_t column = joint.v_index;
+    forces[column] = composite_force<J>(joint, composite);  // F_i = I^c_i S_i
+    for (const int b : subtree) {  // M_ki = M_ik = S_iᵀ F_k, then F_k = X*_i F_k
+      const Joint& below = model.joints[b];
+      if (below.nv == 0) continue;
+      Vec6& force = forces[below.v_index];
+      double entry;
+      J::project(joint, nullptr, force, &entry);
+      entries[below.v_index + column * stride] = entry;
+      entries[column + below.v_index * stride] = entry;
+      if (parent == kGround) continue;
+      const Vec3 f = J::rotate(rotation, force.tail<3>());
+      force.head<3>() = J::rotate(rotation, force.head<3>()) + translation.cross(f);
+      force.tail<3>() = f;
+    }
+  } else if (parent != kGround) {
+    for (const int b : subtree) {  // F_k = X*_i F_k
+      const Joint& below = model.joints[b];
+      if (below.nv == 0) continue;
+      Vec6& force = forces[below.v_index];
+      const Vec3 f = J::rotate(rotation, force.tail<3>());
+      force.head<3>() = J::rotate(rotation, force.head<3>()) + translation.cross(f);
+      force.tail<3>() = f;
+    }
+  }
+  if (parent == kGround) return;
+  SpatialInertia& target = data.composite_inertia[parent];  // I^c_λ(i) += X*_i I^c_i X_i
+  Mat3 rotational = composite.rotational;
+  rotate_inertia<J>(rotation, rotational);
+  const Vec3 moment = J::rotate(rotation, composite.first_moment);     // Q h
+  const Vec3 shifted = moment + (0.5 * composite.mass) * translation;  // u = Q h + m x / 2
+  const double along = 2.0 * translation.dot(shifted);                 // 2 x·u
+  const Mat3 outer = translation * shifted.transpose();                // x uᵀ
+  rotational -= outer + outer.transpose();
+  rotational.diagonal().array() += along;
+  if (i == model.children[parent].back()) {  // the first child done
+    target.mass = composite.mass;
+    target.first_moment = moment + composite.mass * translation;  // Q h + m x
+    target.rotational = rotational;
+  } else {
+    target.mass += composite.mass;
+    target.first_moment += moment + composite.mass * translation;
+    target.rotational += rotational;
+  }
+}
+
+/// absorb_body written out for a revolute joint about ±e_K (most robots; the RX/RY/RZ of
+/// RBDL and Pinocchio): S_iᵀ F = ±n_K, X*_i turns two components of each 3-vector, and the
+/// inertia turns in its (A, B) block only; every number in registers from its load to its
+/// store.
+template <int K>
+MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, int i, double c, double s) {
+  constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
+  const Joint& joint = model.joints[i];
+  const int parent = model.bodies[i].parent;
+  const SpatialInertia& composite = complete_composite(model, data, i);
+  const double m = composite.mass;
+  const Vec3& h = composite.first_moment;
+  const Mat3& I = composite.rotational;
+  const double sign = joint.axis[K];
+  double* entries = data.mass_matrix.data();
+  const std::ptrdiff_t stride = data.mass_matrix.rows();
+  Vec6* forces = data.composite_force.data();
+  const std::ptrdiff_t column = joint.v_index;
+  {
+    Vec6& own = forces[column];  // F_i = sign [I e_K; e_K × h], e_K × h = h_A e_B − h_B e_A
+    own[A] = sign * I(A, K), own[B] = sign * I(B, K), own[K] = sign * I(K, K);
+    own[3 + A] = -sign * h[B], own[3 + B] = sign * h[A], own[3 + K] = 0.0;
+  }
+  const double t = sign * s;  // Q^{l̄}_l = [c −t; t c] on (A, B) (EC eq. 3, PrincipalRotation::make)
+  const Vec3& x = joint.origin;
+  const double x0 = x[0], x1 = x[1], x2 = x[2];
+  const bool root = parent == kGround;
+  for (const int b : model.subtree[i]) {  // M_ki = M_ik = S_iᵀ F_k = sign n_K, then F_k = X*_i F_k
+    const Joint& below = model.joints[b];
+    if (below.nv == 0) continue;
+    const std::ptrdiff_t row = below.v_index;
+    double* F = forces[row].data();
+    const double entry = sign * F[K];
+    entries[row + column * stride] = entry;
+    entries[column + row * stride] = entry;
+    if (root) continue;
+    double f[3], w[3];  // Q f, Q n
+    f[A] = c * F[3 + A] - t * F[3 + B], f[B] = t * F[3 + A] + c * F[3 + B], f[K] = F[3 + K];
+    w[A] = c * F[A] - t * F[B], w[B] = t * F[A] + c * F[B], w[K] = F[K];
+    F[0] = w[0] + (x1 * f[2] - x2 * f[1]);  // Q n + x × Q f
+    F[1] = w[1] + (x2 * f[0] - x0 * f[2]);
+    F[2] = w[2] + (x0 * f[1] - x1 * f[0]);
+    F[3] = f[0], F[4] = f[1], F[5] = f[2];
+  }
+  entries[column + column * stride] = I(K, K);  // M_ii = S_iᵀ I^c_i S_i = sign² I^c_KK
+  if (root) return;
+  // I^c_λ(i) += X*_i I^c_i X_i: turn (Q h, Q I Qᵀ on the (A, B) block), then shift by x.
+  // Every input is read into a local first (the stores into the parent could alias them).
+  const double a = I(A, A), bb = I(A, B), d = I(B, B), ak = I(A, K), bk = I(B, K), kk = I(K, K);
+  const double ha = h[A], hb = h[B], hk = h[K];
+  const double cc = c * c, tt = t * t, ct = c * t;
+  const double twice = 2.0 * ct * bb;
+  double turned[6];  // Q I Qᵀ: (AA, BB, KK, AB, AK, BK)
+  turned[0] = (cc * a + tt * d) - twice;
+  turned[1] = (tt * a + cc * d) + twice;
+  turned[2] = kk;
+  turned[3] = ct * (a - d) + (cc - tt) * bb;
+  turned[4] = c * ak - t * bk;
+  turned[5] = t * ak + c * bk;
+  double moment[3];  // Q h
+  moment[A] = c * ha - t * hb;
+  moment[B] = t * ha + c * hb;
+  moment[K] = hk;
+  const double xs[3] = {x0, x1, x2};
+  const double half = 0.5 * m;
+  const double u[3] = {moment[0] + half * x0, moment[1] + half * x1, moment[2] + half * x2};  // u = Q h + m x / 2
+  const double along = 2.0 * ((x0 * u[0] + x1 * u[1]) + x2 * u[2]);                          // 2 x·u
+  // I' = Q I Qᵀ + 2 (x·u) 1 − (x uᵀ + u xᵀ), entry by entry (A, B, K as above)
+  const double sum_aa = turned[0] + (along - 2.0 * xs[A] * u[A]);
+  const double sum_bb = turned[1] + (along - 2.0 * xs[B] * u[B]);
+  const double sum_kk = turned[2] + (along - 2.0 * xs[K] * u[K]);
+  const double sum_ab = turned[3] - (xs[A] * u[B] + u[A] * xs[B]);
+  const double sum_ak = turned[4] - (xs[A] * u[K] + u[A] * xs[K]);
+  const double sum_bk = turned[5] - (xs[B] * u[K] + u[B] * xs[K]);
+  SpatialInertia& target = data.composite_inertia[parent];
+  Mat3& T = target.rotational;
+  const bool first = i == model.children[parent].back();  // the first child done: = instead of +=
+  accumulate(T(A, A), sum_aa, first), accumulate(T(B, B), sum_bb, first), accumulate(T(K, K), sum_kk, first);
+  accumulate(T(A, B), sum_ab, first), accumulate(T(B, A), sum_ab, first);
+  accumulate(T(A, K), sum_ak, first), accumulate(T(K, A), sum_ak, first);
+  accumulate(T(B, K), sum_bk, first), accumulate(T(K, B), sum_bk, first);
+  accumulate(target.mass, m, first);
+  Vec3& g = target.first_moment;  // + Q h + m x
+  accumulate(g[0], moment[0] + m * x0, first);
+  accumulate(g[1], moment[1] + m * x1, first);
+  accumulate(g[2], moment[2] + m * x2, first);
+}
+
+}  // namespace
+
+const MatX& detail::composite_rigid_body_in_body_frames(const Model& model, Data& data, const double* q) {
+  data.reserve(model, DenseWorkspace::MassMatrix);  // allocates only in a Data made without it
+  const int n = model.num_bodies();
+  data.mass_matrix.setZero();  // entries of coordinates on different branches stay zero
+  // One backward pass. About ±e_K, cos φ and sin φ of body i − 1 are taken before body i's
+  // step (as the kinematics stage takes them one body ahead): the call runs beside body i's
+  // arithmetic.
+  double cosine = 1.0, sine = 0.0;
+  joint_cosine_sine(model, n - 1, q, cosine, sine);
+  for (int i = n - 1; i >= 0; --i) {
+    double next_cosine = 1.0, next_sine = 0.0;
+    if (i > 0) joint_cosine_sine(model, i - 1, q, next_cosine, next_sine);
+    visit_joint_kind(model.joints[i].kind, [&](auto kind) {
+      using J = decltype(kind);
+      if constexpr (AboutPrincipalAxis<J>::value)
+        absorb_turn<AboutPrincipalAxis<J>::axis>(model, data, i, cosine, sine);
+      else
+        absorb_body<J>(model, data, i, q);
+    });
+    cosine = next_cosine, sine = next_sine;
+  }
+  if (model.has_armature) data.mass_matrix.diagonal() += model.armature;  // drives' reflected inertia
+  return data.mass_matrix;
+}
+
+}  // namespace mechdyn
