@@ -80,10 +80,11 @@ void invert_joint_inertia(const Model& model, int joint_index, const SmallMat& d
 // bound does not use its diagonal). A pivot above twice the tolerance of that bound (the
 // factor 2 covers the round-off of both sums) is above today's tolerance and passes; only
 // otherwise is the exact scale formed and invert_joint_inertia decides, with its messages.
+// `largest` is max_rc |I^A_rc|.
 double single_axis_inverse(const Model& model, int joint_index, double d, const Vec6& axis,
-                           const Mat6& articulated_inertia) {
+                           const Mat6& articulated_inertia, double largest) {
   const double axis_norm = axis.cwiseAbs().sum();  // ‖S‖₁
-  const double bound = articulated_inertia.cwiseAbs().maxCoeff() * axis_norm * axis_norm;
+  const double bound = largest * axis_norm * axis_norm;
   if (d > 2e3 * std::numeric_limits<double>::epsilon() * bound && d <= std::numeric_limits<double>::max()) {
     const double d_inverse = 1.0 / d;
     if (d_inverse <= std::numeric_limits<double>::max()) return d_inverse;
@@ -119,12 +120,13 @@ const VecX& detail::articulated_body(const Model& model, Data& data, const doubl
     rotational(0, 2) = inertia_com(0, 2) - xz;
     rotational(2, 1) = inertia_com(2, 1) - yz;
     rotational(1, 2) = inertia_com(1, 2) - yz;
-    Mat6& inertia = data.articulated_inertia[i];
-    inertia.topLeftCorner<3, 3>() = rotational;
-    inertia.col(3) << 0.0, h.z(), -h.y(), mass, 0.0, 0.0;  // h̃ and m 1, by columns
+    Mat6& inertia = data.articulated_inertia[i];  // by columns, with h̃ᵀ = −h̃
+    inertia.col(0) << rotational(0, 0), rotational(1, 0), rotational(2, 0), 0.0, -h.z(), h.y();
+    inertia.col(1) << rotational(0, 1), rotational(1, 1), rotational(2, 1), h.z(), 0.0, -h.x();
+    inertia.col(2) << rotational(0, 2), rotational(1, 2), rotational(2, 2), -h.y(), h.x(), 0.0;
+    inertia.col(3) << 0.0, h.z(), -h.y(), mass, 0.0, 0.0;
     inertia.col(4) << -h.z(), 0.0, h.x(), 0.0, mass, 0.0;
     inertia.col(5) << h.y(), -h.x(), 0.0, 0.0, 0.0, mass;
-    inertia.bottomLeftCorner<3, 3>() = -inertia.topRightCorner<3, 3>();  // h̃ᵀ = −h̃
     const Vec6& velocity = data.velocity[i];
     const Vec3 w = velocity.head<3>(), v = velocity.tail<3>();
     const Vec3 moment = rotational * w + h.cross(v), force = mass * v - h.cross(w);  // I_i v_i
@@ -143,17 +145,25 @@ const VecX& detail::articulated_body(const Model& model, Data& data, const doubl
     const int parent = model.bodies[i].parent;
     if (nv == 1) {  // one coordinate: S_i and U_i 6-vectors, D_i a scalar (fixed sizes only)
       const Vec6& axis = data.motion_axis[k0];
-      const Vec6 u_column = articulated_inertia * axis;  // U_i = I^A_i S_i
+      const Vec6& joint_bias = data.joint_bias[i];
+      // U_i = I^A_i S_i and I^A_i c_i, and max |I^A_i| for the singularity test, in one
+      // pass over the columns of I^A_i
+      Vec6 u_column = articulated_inertia.col(0) * axis[0];
+      Vec6 inertia_c = articulated_inertia.col(0) * joint_bias[0];
+      Vec6 largest = articulated_inertia.col(0).cwiseAbs();
+      for (int c = 1; c < 6; ++c) {
+        u_column += articulated_inertia.col(c) * axis[c];
+        inertia_c += articulated_inertia.col(c) * joint_bias[c];
+        largest = largest.cwiseMax(articulated_inertia.col(c).cwiseAbs());
+      }
       data.aba_u_force[k0] = u_column;
       const double u = tau[k0] - axis.dot(articulated_bias);  // u_i = τ_i − S_iᵀ p^A_i
       data.aba_u[k0] = u;
       double d = axis.dot(u_column);  // D_i = S_iᵀ U_i
       if (model.has_armature) d += model.armature[k0];
-      const double d_inverse = single_axis_inverse(model, i, d, axis, articulated_inertia);  // D_i⁻¹
+      const double d_inverse = single_axis_inverse(model, i, d, axis, articulated_inertia, largest.maxCoeff());  // D_i⁻¹
       data.aba_d_inverse[i](0, 0) = d_inverse;
       if (parent == kGround) continue;
-      const Vec6& joint_bias = data.joint_bias[i];
-      const Vec6 inertia_c = articulated_inertia * joint_bias;  // I^A_i c_i
       // p^a = p^A + I^a c_i + U D⁻¹ u with I^a c_i = I^A c_i − U D⁻¹ Uᵀ c_i
       const double scaled = d_inverse * (u - u_column.dot(joint_bias));
       data.articulated_bias[parent] += articulated_bias + inertia_c + u_column * scaled;  // p^A_λ(i) += p^a
