@@ -6,7 +6,8 @@
 // and is timed from its inputs to its result, kinematics included (every algorithm
 // runs its own kinematics). Benchmark names are "<method>/<model>"; scripts/bench.sh
 // pairs each explicit method with its recursive counterpart:
-//   explicit_mass_matrix, explicit_mass_matrix_direct  vs  crba
+//   explicit_mass_matrix, explicit_mass_matrix_direct  vs  crba (and crba_world: forward_kinematics +
+//     crba_from_kinematics, the world form crba(q) takes for models it cannot run in body frames)
 //   explicit_bias_force                                vs  rnea_bias (RNEA with a = 0)
 //   explicit_inverse_dynamics, joint_reactions         vs  rnea
 //   explicit_forward_dynamics                          vs  aba
@@ -25,6 +26,7 @@
 #include "bench_context.hpp"
 #include "mechdyn/dynamics/aba.hpp"
 #include "mechdyn/dynamics/crba.hpp"
+#include "mechdyn/kinematics/forward_kinematics.hpp"
 #include "mechdyn/dynamics/explicit_bias.hpp"
 #include "mechdyn/dynamics/explicit_forward_dynamics.hpp"
 #include "mechdyn/dynamics/explicit_inverse_dynamics.hpp"
@@ -96,6 +98,10 @@ void register_methods(const std::shared_ptr<const Fixture>& fixture) {
     return explicit_mass_matrix_direct(m, d, s.q).data();
   });
   register_method("crba", fixture, [](const Model& m, Data& d, const State& s) { return crba(m, d, s.q).data(); });
+  register_method("crba_world", fixture, [](const Model& m, Data& d, const State& s) {  // the world form (crba.hpp)
+    forward_kinematics(m, d, s.q);
+    return crba_from_kinematics(m, d).data();
+  });
   register_method("explicit_bias_force", fixture,
                   [](const Model& m, Data& d, const State& s) { return explicit_bias_force(m, d, s.q, s.v).data(); });
   register_method("rnea_bias", fixture,

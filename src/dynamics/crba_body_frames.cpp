@@ -24,10 +24,13 @@
 // form (crba.cpp) pays a 6-vector dot per pair but a kinematics step and a world inertia
 // per body, so it wins on long chains (Model::crba_in_body_frames says which runs).
 // One backward pass: body i's own inertia joins its composite when its children are done
-// (complete_composite), and its joint angle's cos, sin are taken one body ahead.
+// (complete_composite), and its joint angle's cos, sin are taken one body ahead. The F_k
+// are kept as six rows over k (data.composite_force_rows), so that where the subtree's
+// coordinates are one run (depth-first numbering, Model::subtree_dof_end: chains, most
+// robots) the pairs go two at a time through one SSE2 register.
 // Reads: model, q. Writes data.composite_inertia (I^c_i about o_i, body coordinates),
-// data.composite_force (F_k, left in its root body's coordinates), data.mass_matrix (both
-// triangles). The kinematics stage is not touched. Allocates nothing.
+// data.composite_force_rows (F_k, left in its root body's coordinates), data.mass_matrix
+// (both triangles). The kinematics stage is not touched. Allocates nothing.
 #include <type_traits>
 
 #include "../kinematics/joint_trigonometry.hpp"
@@ -37,6 +40,8 @@
 namespace mechdyn {
 
 namespace {
+
+using Packed = Eigen::Array2d;  // two numbers in one SSE2 register
 
 /// Revolute<K> with K ≥ 0 (about ±e_K): `value` and the axis K.
 template <class J>
@@ -116,6 +121,23 @@ inline const SpatialInertia& complete_composite(const Model& model, Data& data, 
 /// target += value (the others).
 inline void accumulate(double& target, double value, bool first) { target = first ? value : target + value; }
 
+/// F_k for every velocity coordinate k as six rows over k (data.composite_force_rows): a
+/// run of consecutive k is one packed load per component.
+struct ForceRows {
+  double* row[6];
+  explicit ForceRows(Data& data) {
+    for (int j = 0; j < 6; ++j) row[j] = data.composite_force_rows.row(j).data();
+  }
+  Vec6 load(std::ptrdiff_t k) const {
+    Vec6 out;
+    for (int j = 0; j < 6; ++j) out[j] = row[j][k];
+    return out;
+  }
+  void store(std::ptrdiff_t k, const Vec6& value) const {
+    for (int j = 0; j < 6; ++j) row[j][k] = value[j];
+  }
+};
+
 /// One body's part of the backward pass (see the header), its joint of kind J.
 template <class J>
 MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, int i, const double* q) {
@@ -124,36 +146,28 @@ MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, int i, const d
   const SpatialInertia& composite = complete_composite(model, data, i);
   double* entries = data.mass_matrix.data();
   const std::ptrdiff_t stride = data.mass_matrix.rows();
-  Vec6* forces = data.composite_force.data();
-  const auto subtree = model.subtree[i];
+  const ForceRows forces(data);
   Mat3 rotation;  // Q^{l̄}_l, r^{l̄}_l (EC eqs. 2–3)
   Vec3 translation;
   J::relative_pose(joint, q + joint.q_index, rotation, translation);
-  if constexpr (J::nv == 1) {
-    const std::ptrdiff_t column = joint.v_index;
-    forces[column] = composite_force<J>(joint, composite);  // F_i = I^c_i S_i
-    for (const int b : subtree) {  // M_ki = M_ik = S_iᵀ F_k, then F_k = X*_i F_k
-      const Joint& below = model.joints[b];
-      if (below.nv == 0) continue;
-      Vec6& force = forces[below.v_index];
+  const std::ptrdiff_t column = joint.v_index;
+  if constexpr (J::nv == 1) forces.store(column, composite_force<J>(joint, composite));  // F_i = I^c_i S_i
+  for (const int b : model.subtree[i]) {  // M_ki = M_ik = S_iᵀ F_k, then F_k = X*_i F_k
+    const Joint& below = model.joints[b];
+    if (below.nv == 0) continue;
+    const std::ptrdiff_t k = below.v_index;
+    Vec6 force = forces.load(k);
+    if constexpr (J::nv == 1) {
       double entry;
       J::project(joint, nullptr, force, &entry);
-      entries[below.v_index + column * stride] = entry;
-      entries[column + below.v_index * stride] = entry;
-      if (parent == kGround) continue;
-      const Vec3 f = J::rotate(rotation, force.tail<3>());
-      force.head<3>() = J::rotate(rotation, force.head<3>()) + translation.cross(f);
-      force.tail<3>() = f;
+      entries[k + column * stride] = entry;
+      entries[column + k * stride] = entry;
     }
-  } else if (parent != kGround) {
-    for (const int b : subtree) {  // F_k = X*_i F_k
-      const Joint& below = model.joints[b];
-      if (below.nv == 0) continue;
-      Vec6& force = forces[below.v_index];
-      const Vec3 f = J::rotate(rotation, force.tail<3>());
-      force.head<3>() = J::rotate(rotation, force.head<3>()) + translation.cross(f);
-      force.tail<3>() = f;
-    }
+    if (parent == kGround) continue;
+    const Vec3 f = J::rotate(rotation, force.tail<3>());
+    force.head<3>() = J::rotate(rotation, force.head<3>()) + translation.cross(f);
+    force.tail<3>() = f;
+    forces.store(k, force);
   }
   if (parent == kGround) return;
   SpatialInertia& target = data.composite_inertia[parent];  // I^c_λ(i) += X*_i I^c_i X_i
@@ -192,33 +206,57 @@ MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, int i, double 
   const double sign = joint.axis[K];
   double* entries = data.mass_matrix.data();
   const std::ptrdiff_t stride = data.mass_matrix.rows();
-  Vec6* forces = data.composite_force.data();
+  const ForceRows forces(data);
   const std::ptrdiff_t column = joint.v_index;
-  {
-    Vec6& own = forces[column];  // F_i = sign [I e_K; e_K × h], e_K × h = h_A e_B − h_B e_A
-    own[A] = sign * I(A, K), own[B] = sign * I(B, K), own[K] = sign * I(K, K);
-    own[3 + A] = -sign * h[B], own[3 + B] = sign * h[A], own[3 + K] = 0.0;
-  }
+  // F_i = sign [I e_K; e_K × h], e_K × h = h_A e_B − h_B e_A
+  forces.row[A][column] = sign * I(A, K), forces.row[B][column] = sign * I(B, K), forces.row[K][column] = sign * I(K, K);
+  forces.row[3 + A][column] = -sign * h[B], forces.row[3 + B][column] = sign * h[A], forces.row[3 + K][column] = 0.0;
   const double t = sign * s;  // Q^{l̄}_l = [c −t; t c] on (A, B) (EC eq. 3, PrincipalRotation::make)
   const Vec3& x = joint.origin;
   const double x0 = x[0], x1 = x[1], x2 = x[2];
   const bool root = parent == kGround;
-  for (const int b : model.subtree[i]) {  // M_ki = M_ik = S_iᵀ F_k = sign n_K, then F_k = X*_i F_k
-    const Joint& below = model.joints[b];
-    if (below.nv == 0) continue;
-    const std::ptrdiff_t row = below.v_index;
-    double* F = forces[row].data();
-    const double entry = sign * F[K];
-    entries[row + column * stride] = entry;
-    entries[column + row * stride] = entry;
-    if (root) continue;
-    double f[3], w[3];  // Q f, Q n
-    f[A] = c * F[3 + A] - t * F[3 + B], f[B] = t * F[3 + A] + c * F[3 + B], f[K] = F[3 + K];
-    w[A] = c * F[A] - t * F[B], w[B] = t * F[A] + c * F[B], w[K] = F[K];
-    F[0] = w[0] + (x1 * f[2] - x2 * f[1]);  // Q n + x × Q f
-    F[1] = w[1] + (x2 * f[0] - x0 * f[2]);
-    F[2] = w[2] + (x0 * f[1] - x1 * f[0]);
-    F[3] = f[0], F[4] = f[1], F[5] = f[2];
+  // For each k of the subtree: M_ki = M_ik = S_iᵀ F_k = sign n_K, then F_k = X*_i F_k =
+  // [Q n + x × Q f; Q f]. Written once for a number and once for two (Packed: k, k + 1).
+  const auto step = [&](auto tag, std::ptrdiff_t k) {
+    using V = decltype(tag);
+    const auto load = [&](int j) -> V {
+      if constexpr (std::is_same_v<V, double>) return forces.row[j][k];
+      else return Eigen::Map<const Packed>(forces.row[j] + k);
+    };
+    const auto store = [&](int j, const V& value) {
+      if constexpr (std::is_same_v<V, double>) forces.row[j][k] = value;
+      else Eigen::Map<Packed>(forces.row[j] + k) = value;
+    };
+    const V nk = load(K);
+    const V entry = sign * nk;
+    if constexpr (std::is_same_v<V, double>) {
+      entries[k + column * stride] = entry;
+      entries[column + k * stride] = entry;
+    } else {
+      Eigen::Map<Packed>(entries + k + column * stride) = entry;
+      entries[column + k * stride] = entry[0];
+      entries[column + (k + 1) * stride] = entry[1];
+    }
+    if (root) return;
+    const V na = load(A), nb = load(B), fa = load(3 + A), fb = load(3 + B), fk = load(3 + K);
+    V f[3], w[3];  // Q f, Q n
+    f[A] = c * fa - t * fb, f[B] = t * fa + c * fb, f[K] = fk;
+    w[A] = c * na - t * nb, w[B] = t * na + c * nb, w[K] = nk;
+    store(0, w[0] + (x1 * f[2] - x2 * f[1]));  // Q n + x × Q f
+    store(1, w[1] + (x2 * f[0] - x0 * f[2]));
+    store(2, w[2] + (x0 * f[1] - x1 * f[0]));
+    store(3 + A, f[A]), store(3 + B, f[B]);  // f_K is unchanged
+  };
+  const int end = model.subtree_dof_end[i];
+  if (end >= 0) {  // the subtree's coordinates are column … end − 1
+    std::ptrdiff_t k = column;
+    for (; k + 2 <= end; k += 2) step(Packed(), k);
+    if (k < end) step(0.0, k);
+  } else {
+    for (const int b : model.subtree[i]) {
+      const Joint& below = model.joints[b];
+      if (below.nv != 0) step(0.0, below.v_index);
+    }
   }
   entries[column + column * stride] = I(K, K);  // M_ii = S_iᵀ I^c_i S_i = sign² I^c_KK
   if (root) return;

@@ -48,6 +48,7 @@ Data::Data(const Model& model, DenseWorkspace dense) {
 
   composite_inertia.assign(n, SpatialInertia{});
   composite_force.assign(static_cast<std::size_t>(nv), Vec6::Zero());
+  composite_force_rows.setZero(6, nv);
   body_force.assign(n, Vec6::Zero());
   articulated_inertia.assign(n, Mat6::Zero());
   articulated_bias.assign(n, Vec6::Zero());
@@ -203,6 +204,7 @@ std::size_t Data::allocated_bytes() const {
   total += bytes_of(natural_rotation) + bytes_of(natural_offset) + bytes_of(natural_motion_axis);
   total += bytes_of(natural_velocity) + bytes_of(natural_acceleration) + bytes_of(natural_body_rates);
   total += bytes_of(composite_inertia) + bytes_of(composite_force) + bytes_of(body_force);
+  total += bytes_of(composite_force_rows);
   total += bytes_of(articulated_inertia) + bytes_of(articulated_bias) + bytes_of(aba_u_force);
   total += bytes_of(aba_d_inverse);
   total += bytes_of(loop_row_wrench_a) + bytes_of(loop_row_wrench_b) + bytes_of(cut_wrench_a);

@@ -1,6 +1,7 @@
 // Model validation and derived topology.
 #include "mechdyn/model/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -177,6 +178,14 @@ void finalize_model(Model& model, const std::string& source) {
   std::vector<int> parents(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) parents[static_cast<std::size_t>(i)] = model.bodies[i].parent;
   model.subtree.assign(model.children, parents);
+  model.subtree_dof_end.assign(n, -1);
+  for (int i = 0; i < n; ++i) {
+    const auto bodies = model.subtree[i];
+    int last = i;
+    for (const int b : bodies) last = std::max(last, b);
+    if (last - i + 1 == static_cast<int>(bodies.size()))  // size distinct indices ≥ i up to i + size − 1
+      model.subtree_dof_end[i] = model.joints[last].v_index + model.joints[last].nv;
+  }
   model.body_depth.assign(n, 0);
   for (int i = 0; i < n; ++i) {
     const int p = model.bodies[i].parent;

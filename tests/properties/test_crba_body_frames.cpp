@@ -7,7 +7,8 @@
 // The trees mix every one-axis kind: revolute about ±e_x, ±e_y, ±e_z (the written-out
 // step), about a general axis, prismatic along ±e_K and a general axis, fixed joints,
 // massless bodies that carry a child, branches (sibling coordinates: M = 0 there), and
-// armature.
+// armature; subtrees numbered depth first (their coordinates one run, taken two at a time)
+// and not.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -107,12 +108,14 @@ MatX mass_matrix_from_rnea(const Model& model, const VecX& q) {
 // would differ), a massless body's composite, armature missed.
 TEST(CrbaBodyFrames, EqualsTheWorldFrameCrbaAndRneaColumns) {
   int kinds_seen[kJointKindCount] = {};
+  int runs = 0, scattered = 0;  // subtrees whose coordinates are one run (packed steps) or not
   double worst_world = 0.0, worst_rnea = 0.0;
   for (unsigned seed = 1; seed <= 80; ++seed) {
     const int bodies = 1 + static_cast<int>(seed % 25);
     const Model model = one_axis_tree(seed, bodies, seed % 4 == 0 ? 0.0 : 0.4, seed % 3 == 0);
     ASSERT_TRUE(model.crba_in_body_frames) << "seed " << seed;
     for (const Joint& joint : model.joints) ++kinds_seen[static_cast<int>(joint.kind)];
+    for (int i = 0; i < model.num_bodies(); ++i) ++(model.subtree_dof_end[i] >= 0 ? runs : scattered);
     std::mt19937 rng(seed + 99);
     Data data(model), world(model);
     for (int repeat = 0; repeat < 2; ++repeat) {  // twice on one Data: nothing stale survives a call
@@ -139,6 +142,8 @@ TEST(CrbaBodyFrames, EqualsTheWorldFrameCrbaAndRneaColumns) {
                          JointKind::PrismaticX, JointKind::PrismaticY, JointKind::PrismaticZ, JointKind::Prismatic,
                          JointKind::Fixed})
     EXPECT_GT(kinds_seen[static_cast<int>(kind)], 10) << "kind " << static_cast<int>(kind) << " barely exercised";
+  EXPECT_GT(runs, 100);
+  EXPECT_GT(scattered, 100);
   RecordProperty("worst_relative_difference_to_world_crba", std::to_string(worst_world));
   RecordProperty("worst_relative_difference_to_rnea_columns", std::to_string(worst_rnea));
 }

@@ -124,6 +124,8 @@ struct Data {
   // ---- scratch of the recursive algorithms ----------------------------------
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
   AlignedVector<Vec6> composite_force;            // per velocity coordinate k of joint i: F_k = I^c_i S_k
+  Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::RowMajor> composite_force_rows;  // the same F_k as six rows over k
+                                                  // (crba in body coordinates: runs of k in one packed load)
                                                   // (world origin; dynamics/mass_matrix_rows.hpp)
   AlignedVector<Vec6> body_force;                 // RNEA f_i: force transmitted by joint i (body coordinates)
   AlignedVector<Mat6> articulated_inertia;        // ABA I^A_i

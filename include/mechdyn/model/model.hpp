@@ -109,6 +109,9 @@ struct Model {
   std::vector<int> dof_body;               // dof_body[k]: body whose joint owns velocity k
   std::vector<int> dof_parent;             // λ(k): the nearest velocity index above k in the tree, −1 at a root
   std::vector<int> body_depth;             // number of bodies from ground to i (roots: 1)
+  std::vector<int> subtree_dof_end;        // when subtree[i] is the bodies i, i + 1, … (depth-first numbering):
+                                           // one past its last velocity coordinate (its coordinates are
+                                           // joints[i].v_index … end − 1); else −1
   std::vector<char> needs_world_rotation;  // 1 when body i or a descendant has a spherical or free joint
                                            // (body-frame algorithms track Q^i_l only there)
   std::vector<int> loop_row_index;         // first closure-equation row of each loop
