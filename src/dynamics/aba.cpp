@@ -18,7 +18,9 @@
 // added where a'_i is projected.
 // A joint with k velocity coordinates has a 6 x k block S_i, one column per coordinate
 // (data.motion_axis), so every joint type is handled by the same lines; D_i (k x k,
-// k ≤ 6) is inverted by a fixed-maximum-size Cholesky factorisation.
+// k ≤ 6) is inverted by a fixed-maximum-size Cholesky factorisation. One-coordinate
+// joints (the common case) take the same steps written out with S_i, U_i 6-vectors and
+// D_i a scalar, and p^a with I^a c_i = I^A_i c_i − U_i D_i⁻¹ U_iᵀ c_i (no I^a formed).
 // Cost: O(n). Reads: model, q, v, τ (aba) or the velocity stage and τ
 // (aba_from_kinematics). Writes: the velocity kinematics (aba),
 // data.articulated_inertia (I^A_i, 6x6), data.articulated_bias (p^A_i),
