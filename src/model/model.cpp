@@ -219,13 +219,22 @@ void finalize_model(Model& model, const std::string& source) {
       model.dof_body[model.rigid_nv + model.elastic_index[i] + k] = i;
   }
   // crba(q) in body coordinates (dynamics/crba_body_frames.cpp) when every joint has one
-  // coordinate or none about or along a fixed axis and no body is flexible.
+  // coordinate or none about or along a fixed axis, no body is flexible, and the subtrees not
+  // numbered depth first hold few bodies: there each (body, ancestor) pair costs a force
+  // transform of ~70 instructions against the world form's ~22 (a 6-vector dot), while
+  // each body saves ~300 (no kinematics step, no world inertia); so at most 4 such pairs per
+  // body (callgrind; a heap-ordered binary tree of 500 bodies has ~7 and was 15 % slower in
+  // body coordinates, docs/benchmarks.md "CRBA in body coordinates").
   model.crba_in_body_frames = model.rigid_nv == model.nv;
-  for (int i = 0; i < n; ++i)
+  long scattered_pairs = 0;
+  for (int i = 0; i < n; ++i) {
     model.crba_in_body_frames = model.crba_in_body_frames && visit_joint_kind(model.joints[i].kind, [](auto kind) {
                                   using J = decltype(kind);
                                   return J::nv <= 1 && !J::uses_world_rotation;
                                 });
+    if (model.subtree_dof_end[i] < 0) scattered_pairs += static_cast<long>(model.subtree[i].size());
+  }
+  model.crba_in_body_frames = model.crba_in_body_frames && scattered_pairs <= 4L * n;
 
   model.loop_row_index.clear();
   model.num_loop_rows = 0;

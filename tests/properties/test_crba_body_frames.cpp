@@ -109,11 +109,15 @@ MatX mass_matrix_from_rnea(const Model& model, const VecX& q) {
 TEST(CrbaBodyFrames, EqualsTheWorldFrameCrbaAndRneaColumns) {
   int kinds_seen[kJointKindCount] = {};
   int runs = 0, scattered = 0;  // subtrees whose coordinates are one run (packed steps) or not
+  int world_form = 0;           // trees crba(q) leaves to the world form
   double worst_world = 0.0, worst_rnea = 0.0;
   for (unsigned seed = 1; seed <= 80; ++seed) {
     const int bodies = 1 + static_cast<int>(seed % 25);
     const Model model = one_axis_tree(seed, bodies, seed % 4 == 0 ? 0.0 : 0.4, seed % 3 == 0);
-    ASSERT_TRUE(model.crba_in_body_frames) << "seed " << seed;
+    if (!model.crba_in_body_frames) {  // too many subtrees not numbered depth first (model.cpp)
+      ++world_form;
+      continue;
+    }
     for (const Joint& joint : model.joints) ++kinds_seen[static_cast<int>(joint.kind)];
     for (int i = 0; i < model.num_bodies(); ++i) ++(model.subtree_dof_end[i] >= 0 ? runs : scattered);
     std::mt19937 rng(seed + 99);
@@ -143,7 +147,8 @@ TEST(CrbaBodyFrames, EqualsTheWorldFrameCrbaAndRneaColumns) {
                          JointKind::Fixed})
     EXPECT_GT(kinds_seen[static_cast<int>(kind)], 10) << "kind " << static_cast<int>(kind) << " barely exercised";
   EXPECT_GT(runs, 100);
-  EXPECT_GT(scattered, 100);
+  EXPECT_GT(scattered, 50);
+  EXPECT_LT(world_form, 20) << "the body-coordinate form barely exercised";
   RecordProperty("worst_relative_difference_to_world_crba", std::to_string(worst_world));
   RecordProperty("worst_relative_difference_to_rnea_columns", std::to_string(worst_rnea));
 }
@@ -159,6 +164,12 @@ TEST(CrbaBodyFrames, OnlyOneAxisJointsTakeIt) {
   crba(every, data, q);
   EXPECT_EQ(data.kinematics_level, 0);
   EXPECT_TRUE(one_axis_tree(7, 6, 0.3, false).crba_in_body_frames);
+  // A tree in heap order (children 2j + 1, 2j + 2: only the leaves' subtrees numbered depth
+  // first) of 255 bodies has ~7 (body, ancestor) pairs per body in such subtrees: the world form.
+  Model heap = one_axis_tree(9, 255, 0.0, false);
+  for (int i = 1; i < heap.num_bodies(); ++i) heap.bodies[i].parent = (i - 1) / 2;
+  finalize_model(heap, heap.name);
+  EXPECT_FALSE(heap.crba_in_body_frames);
 }
 
 // After the body-frame crba the kinematics stage is marked empty, so a *_from_kinematics

@@ -121,7 +121,8 @@ struct Model {
   VecX armature;                           // per velocity coordinate: the joint's armature (0 elsewhere), nv
   bool has_armature = false;               // some armature > 0 (the algorithms add it to M's diagonal)
   bool crba_in_body_frames = false;        // crba(q) runs in body coordinates (dynamics/crba.hpp): every joint
-                                           // revolute, prismatic or fixed, every body rigid
+                                           // revolute, prismatic or fixed, every body rigid, few subtrees not
+                                           // numbered depth first (model.cpp)
   bool has_force_elements = false;         // !forces.empty()
   int num_force_expressions = 0;           // the elements' time functions: per servo 1 or 2, per applied load 6
   int num_servo_targets = 0;               // servos without target_rate (their target at t ± h)
