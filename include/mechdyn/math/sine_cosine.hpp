@@ -16,7 +16,8 @@
 // Estrin's scheme (three dependent multiply-adds, not eight). 1 − z/2
 // is summed with its rounding error carried (the fdlibm way), so cos keeps full precision
 // near r = 0. The quadrant k mod 4 swaps and negates: (sin, cos) x = (s, c), (c, −s),
-// (−s, −c), (−c, s). |x| ≥ 1e5 (or not finite) goes to libm.
+// (−s, −c), (−c, s). |x| ≥ 1e5 (or not finite) goes to libm. One difference from libm that
+// is not an ulp: sin(−0) comes out +0.
 #pragma once
 
 #include <Eigen/Core>
