@@ -106,22 +106,10 @@ const VecX& detail::articulated_body(const Model& model, Data& data, const doubl
   const int n = model.num_bodies();
   for (int i = 0; i < n; ++i) {  // pass 1: I^A_i = I_i, p^A_i = v_i ×* I_i v_i, written by 3x3 blocks
     const double mass = model.bodies[i].mass;
-    const Vec3& com = data.com_position[i];
-    const Mat3& inertia_com = data.inertia_world[i];
-    const Vec3 h = mass * com;  // first moment
-    // I_i = [[I_O, h̃], [h̃ᵀ, m 1]], I_O = I_c + m (|c|² 1 − c cᵀ) (SpatialInertia::from_com)
-    const double hc = h.dot(com);
-    const double xy = h.x() * com.y(), xz = h.x() * com.z(), yz = h.y() * com.z();
-    Mat3 rotational;
-    rotational(0, 0) = inertia_com(0, 0) + hc - h.x() * com.x();
-    rotational(1, 1) = inertia_com(1, 1) + hc - h.y() * com.y();
-    rotational(2, 2) = inertia_com(2, 2) + hc - h.z() * com.z();
-    rotational(1, 0) = inertia_com(1, 0) - xy;
-    rotational(0, 1) = inertia_com(0, 1) - xy;
-    rotational(2, 0) = inertia_com(2, 0) - xz;
-    rotational(0, 2) = inertia_com(0, 2) - xz;
-    rotational(2, 1) = inertia_com(2, 1) - yz;
-    rotational(1, 2) = inertia_com(1, 2) - yz;
+    // I_i = [[I_O, h̃], [h̃ᵀ, m 1]], I_O = I_c + m (|c|² 1 − c cᵀ), h = m c
+    const SpatialInertia body = SpatialInertia::from_com(mass, data.com_position[i], data.inertia_world[i]);
+    const Vec3& h = body.first_moment;
+    const Mat3& rotational = body.rotational;
     Mat6& inertia = data.articulated_inertia[i];  // by columns, with h̃ᵀ = −h̃
     inertia.col(0) << rotational(0, 0), rotational(1, 0), rotational(2, 0), 0.0, -h.z(), h.y();
     inertia.col(1) << rotational(0, 1), rotational(1, 1), rotational(2, 1), h.z(), 0.0, -h.x();
