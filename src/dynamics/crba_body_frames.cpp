@@ -20,9 +20,11 @@
 // Each body's joint kind is visited once, with its rotation written out (about ±e_K: the
 // 2 × 2 block (A, B) = (K + 1, K + 2) alone, joint_kinds/common.hpp), and nothing needs the
 // world pose: no composed rotation, no world inertia, no world axes. About ±e_K,
-// S_iᵀ F = ±n_K and M_ii = I^c_KK need no product. Per pair (k, i) one X* F; the world
-// form (crba.cpp) pays a 6-vector dot per pair but a kinematics step and a world inertia
-// per body, so it wins on long chains (Model::crba_in_body_frames says which runs).
+// S_iᵀ F = ±n_K and M_ii = I^c_KK need no product. Per pair (k, i) one X* F, where the
+// world form (crba.cpp) pays a 6-vector dot but also a kinematics step and a world inertia
+// per body. Taken two at a time (below) the pairs cost about what the dots cost; taken one
+// at a time (~70 instructions against ~22) they lose where many subtrees are not numbered
+// depth first, and such trees keep the world form (Model::crba_in_body_frames, model.cpp).
 // One backward pass: body i's own inertia joins its composite when its children are done
 // (complete_composite), and its joint angle's cos, sin are taken one body ahead. The F_k
 // are kept as six rows over k (data.composite_force_rows), so that where the subtree's
