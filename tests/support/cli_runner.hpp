@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,10 +22,17 @@ struct CliResult {
   std::string err;
 };
 
-/// A fresh path in the test temporary directory.
+/// A fresh path in the test temporary directory. Whatever an earlier test process left there
+/// is removed first: process ids repeat (pid_max 32768, and /tmp keeps every run's files), and
+/// a stale page directory from a process with the same id and counter made the view tests'
+/// "no page written" checks fail now and then under ctest -j2.
 inline std::string temporary_path(const std::string& name) {
   static int counter = 0;
-  return ::testing::TempDir() + "mechdyn_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + "_" + name;
+  const std::string path =
+      ::testing::TempDir() + "mechdyn_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + "_" + name;
+  std::error_code ignored;
+  std::filesystem::remove_all(path, ignored);
+  return path;
 }
 
 inline std::string read_file(const std::string& path) {

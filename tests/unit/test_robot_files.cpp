@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <iterator>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "cli_runner.hpp"
 #include "closed_chain_models.hpp"
@@ -259,30 +259,47 @@ void expect_refusal_of_model(Model model, const std::string& element, const std:
   expect_refusal([&] { finalize_model(model, "model"); }, element, problem);
 }
 
+// A joint type for a random tree's body and its axis (zero: keep the random axis).
+struct JointChoice {
+  JointType type;
+  Vec3 axis;
+};
+
+// The choices both trees below start with: a free root, revolute and prismatic joints about
+// ±e_x, ±e_y, ±e_z and a random axis, a universal and a spherical joint.
+std::vector<JointChoice> every_axis_choice() {
+  return {{JointType::Free, Vec3::Zero()},        {JointType::Revolute, Vec3::UnitX()},
+          {JointType::Revolute, -Vec3::UnitY()},  {JointType::Revolute, Vec3::UnitZ()},
+          {JointType::Revolute, Vec3::Zero()},    {JointType::Prismatic, -Vec3::UnitX()},
+          {JointType::Prismatic, Vec3::UnitY()},  {JointType::Prismatic, Vec3::UnitZ()},
+          {JointType::Prismatic, Vec3::Zero()},   {JointType::Universal, Vec3::Zero()},
+          {JointType::Spherical, Vec3::Zero()}};
+}
+
+// random_tree with body i's joint taking choices[i] (not finalised).
+Model tree_of_choices(unsigned seed, const std::vector<JointChoice>& choices) {
+  const int bodies = static_cast<int>(choices.size());
+  Model model = testing::random_tree(seed, {bodies});
+  for (int i = 0; i < bodies; ++i) {
+    Joint& joint = model.joints[static_cast<std::size_t>(i)];
+    joint.type = choices[static_cast<std::size_t>(i)].type;
+    if (!choices[static_cast<std::size_t>(i)].axis.isZero()) joint.axis = choices[static_cast<std::size_t>(i)].axis;
+  }
+  return model;
+}
+
 // A random tree whose joints take every kind (the specialised revolute and prismatic kinds
 // about ±e_x, ±e_y, ±e_z included), one cut joint of every type between random bodies, a
 // gear coupling, armature, a passive joint and limits.
 Model model_with_every_joint_and_cut_joint(unsigned seed) {
-  struct Choice {
-    JointType type;
-    Vec3 axis;  // zero: keep the random axis
-  };
-  const Choice choices[] = {
-      {JointType::Free, Vec3::Zero()},          {JointType::Revolute, Vec3::UnitX()},
-      {JointType::Revolute, -Vec3::UnitY()},    {JointType::Revolute, Vec3::UnitZ()},
-      {JointType::Revolute, Vec3::Zero()},      {JointType::Prismatic, -Vec3::UnitX()},
-      {JointType::Prismatic, Vec3::UnitY()},    {JointType::Prismatic, Vec3::UnitZ()},
-      {JointType::Prismatic, Vec3::Zero()},     {JointType::Universal, Vec3::Zero()},
-      {JointType::Spherical, Vec3::Zero()},     {JointType::Free, Vec3::Zero()},
-      {JointType::Cylindrical, Vec3::Zero()},   {JointType::Fixed, Vec3::Zero()},
-      {JointType::Revolute, Vec3::Zero()},      {JointType::Prismatic, Vec3::Zero()}};
-  const int bodies = static_cast<int>(std::size(choices));
-  Model model = testing::random_tree(seed, {bodies});
-  for (int i = 0; i < bodies; ++i) {
-    Joint& joint = model.joints[static_cast<std::size_t>(i)];
-    joint.type = choices[i].type;
-    if (!choices[i].axis.isZero()) joint.axis = choices[i].axis;
-  }
+  std::vector<JointChoice> choices = every_axis_choice();
+  choices.insert(choices.end(), {{JointType::Free, Vec3::Zero()},
+                                 {JointType::Cylindrical, Vec3::Zero()},
+                                 {JointType::Fixed, Vec3::Zero()},
+                                 {JointType::Revolute, Vec3::Zero()},
+                                 {JointType::Prismatic, Vec3::Zero()}});
+  Model model = tree_of_choices(seed, choices);
+  const int bodies = model.num_bodies();
   std::mt19937 rng(seed + 77);
   std::uniform_real_distribution<double> u(-0.4, 0.4);
   std::uniform_int_distribution<int> any_body(0, bodies - 1), body_or_ground(-1, bodies - 1);
@@ -448,28 +465,13 @@ TEST(RobotFileRoundTrip, EveryJointTypeIsWrittenAsUrdfAndMjcfOrRefusedInOneLine)
 
 // A tree with every joint kind MJCF can hold (a free joint at the root only, MuJoCo's rule).
 Model tree_with_every_joint_kind(unsigned seed) {
-  struct Choice {
-    JointType type;
-    Vec3 axis;  // zero: keep the random axis
-  };
-  const Choice choices[] = {
-      {JointType::Free, Vec3::Zero()},        {JointType::Revolute, Vec3::UnitX()},
-      {JointType::Revolute, -Vec3::UnitY()},  {JointType::Revolute, Vec3::UnitZ()},
-      {JointType::Revolute, Vec3::Zero()},    {JointType::Prismatic, -Vec3::UnitX()},
-      {JointType::Prismatic, Vec3::UnitY()},  {JointType::Prismatic, Vec3::UnitZ()},
-      {JointType::Prismatic, Vec3::Zero()},   {JointType::Universal, Vec3::Zero()},
-      {JointType::Spherical, Vec3::Zero()},   {JointType::Cylindrical, Vec3::Zero()},
-      {JointType::Fixed, Vec3::Zero()},       {JointType::Cylindrical, -Vec3::UnitZ()}};
-  const int bodies = static_cast<int>(std::size(choices));
-  testing::RandomTreeOptions options;
-  options.bodies = bodies;
-  Model model = testing::random_tree(seed, options);
-  for (int i = 0; i < bodies; ++i) {
-    Joint& joint = model.joints[static_cast<std::size_t>(i)];
-    joint.type = choices[i].type;
-    if (!choices[i].axis.isZero()) joint.axis = choices[i].axis;
-    if (i > 0 && model.bodies[static_cast<std::size_t>(i)].parent == kGround) model.bodies[static_cast<std::size_t>(i)].parent = 0;
-  }
+  std::vector<JointChoice> choices = every_axis_choice();
+  choices.insert(choices.end(), {{JointType::Cylindrical, Vec3::Zero()},
+                                 {JointType::Fixed, Vec3::Zero()},
+                                 {JointType::Cylindrical, -Vec3::UnitZ()}});
+  Model model = tree_of_choices(seed, choices);
+  for (int i = 1; i < model.num_bodies(); ++i)
+    if (model.bodies[static_cast<std::size_t>(i)].parent == kGround) model.bodies[static_cast<std::size_t>(i)].parent = 0;
   finalize_model(model, "every_joint_kind");
   return model;
 }
