@@ -26,17 +26,25 @@
 // at a time (~70 instructions against ~22) they lose where many subtrees are not numbered
 // depth first, and such trees keep the world form (Model::crba_in_body_frames, model.cpp).
 // One backward pass: body i's own inertia joins its composite when its children are done
-// (complete_composite), and its joint angle's cos, sin are taken one body ahead. The F_k
+// (complete_composite); the joint angles' cos, sin are taken before it, two at a time. The F_k
 // are kept as six rows over k (data.composite_force_rows), so that where the subtree's
 // coordinates are one run (depth-first numbering, Model::subtree_dof_end: chains, most
 // robots) the pairs go two at a time through one SSE2 register.
+// Three things the time depends on more than the operation count (issue 29; measured on
+// the arm, docs/benchmarks.md): I_i about o_i is memoised in Data (data.body_inertia,
+// body_inertia_at_origin.hpp: remade when the body's numbers change, ~15 % of the time when
+// made every call); the joint angles' cos, sin are taken two per SSE2 register before the
+// pass (sine_cosine_pair, ~7 %); and every load is as wide as the store that wrote it (a
+// packed load over two scalar stores waits for them: absorb_turn's comment).
 // Reads: model, q. Writes data.composite_inertia (I^c_i about o_i, body coordinates),
 // data.composite_force_rows (F_k, left in its root body's coordinates), data.mass_matrix
-// (both triangles). The kinematics stage is not touched. Allocates nothing.
+// (both triangles), data.body_inertia(_source), data.joint_cosine/sine. The kinematics
+// stage is not touched. Allocates nothing.
 #include <type_traits>
 
 #include "../kinematics/joint_trigonometry.hpp"
 #include "../model/joint_dispatch.hpp"
+#include "body_inertia_at_origin.hpp"
 #include "dynamics_stages.hpp"
 
 namespace mechdyn {
@@ -107,10 +115,10 @@ inline Vec6 composite_force(const Joint& joint, const SpatialInertia& inertia) {
 }
 
 /// I^c_i = I_i + the children's X* I^c X, once the children are done: body i's own
-/// inertia about o_i in body coordinates (from_com) is added here, not in a pass of its own.
+/// inertia about o_i in body coordinates (from_com, memoised in data.body_inertia) is added
+/// here, not in a pass of its own.
 inline const SpatialInertia& complete_composite(const Model& model, Data& data, int i) {
-  const Body& body = model.bodies[i];
-  const SpatialInertia own = SpatialInertia::from_com(body.mass, body.com, body.inertia);
+  const SpatialInertia& own = detail::body_inertia_at_origin(model, data, i);
   SpatialInertia& composite = data.composite_inertia[i];
   if (model.children[i].empty())
     composite = own;
@@ -124,10 +132,13 @@ inline const SpatialInertia& complete_composite(const Model& model, Data& data, 
 inline void accumulate(double& target, double value, bool first) { target = first ? value : target + value; }
 
 /// F_k for every velocity coordinate k as six rows over k (data.composite_force_rows): a
-/// run of consecutive k is one packed load per component.
+/// run of consecutive k is one packed load per component. Made once per call, with M's
+/// entries, and handed to every body's step.
 struct ForceRows {
   double* row[6];
-  explicit ForceRows(Data& data) {
+  double* entries;         // data.mass_matrix, column-major
+  std::ptrdiff_t stride;   // its leading dimension
+  explicit ForceRows(Data& data) : entries(data.mass_matrix.data()), stride(data.mass_matrix.rows()) {
     for (int j = 0; j < 6; ++j) row[j] = data.composite_force_rows.row(j).data();
   }
   Vec6 load(std::ptrdiff_t k) const {
@@ -142,13 +153,12 @@ struct ForceRows {
 
 /// One body's part of the backward pass (see the header), its joint of kind J.
 template <class J>
-MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, int i, const double* q) {
+MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, const ForceRows& forces, int i, const double* q) {
   const Joint& joint = model.joints[i];
   const int parent = model.bodies[i].parent;
   const SpatialInertia& composite = complete_composite(model, data, i);
-  double* entries = data.mass_matrix.data();
-  const std::ptrdiff_t stride = data.mass_matrix.rows();
-  const ForceRows forces(data);
+  double* const entries = forces.entries;
+  const std::ptrdiff_t stride = forces.stride;
   Mat3 rotation;  // Q^{l̄}_l, r^{l̄}_l (EC eqs. 2–3)
   Vec3 translation;
   J::relative_pose(joint, q + joint.q_index, rotation, translation);
@@ -196,41 +206,60 @@ MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, int i, const d
 /// RBDL and Pinocchio): S_iᵀ F = ±n_K, X*_i turns two components of each 3-vector, and the
 /// inertia turns in its (A, B) block only; every number in registers from its load to its
 /// store.
+///
+/// Loads are as wide as the stores that wrote them (a load that spans two stores still in
+/// the store queue waits for them to reach the cache: on the benchmark machine that cost
+/// more than the arithmetic it fed):
+/// - I^c_i's numbers are read one at a time, as the children's steps stored them, and
+///   I^c_i is then kept in registers; data.composite_inertia[i] is written for the caller.
+/// - F_k moves in pairs (k, k + 1) at even k only, so that body i's packed load finds the
+///   packed store of the child below it at the same pair. F_i comes from registers: alone
+///   when column i is odd, else in the first pair beside F_{i+1} read on its own (which
+///   the child, at an odd column, stored alone).
 template <int K>
-MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, int i, double c, double s) {
+MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, const ForceRows& forces, int i, double c,
+                                  double s) {
   constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
   const Joint& joint = model.joints[i];
   const int parent = model.bodies[i].parent;
-  const SpatialInertia& composite = complete_composite(model, data, i);
-  const double m = composite.mass;
-  const Vec3& h = composite.first_moment;
-  const Mat3& I = composite.rotational;
+  const bool root = parent == kGround;
+  // I^c_i = I_i + Σ children (complete_composite, number by number)
+  const SpatialInertia& own = detail::body_inertia_at_origin(model, data, i);
+  SpatialInertia& composite = data.composite_inertia[i];
+  double m = own.mass, ha = own.first_moment[A], hb = own.first_moment[B], hk = own.first_moment[K];
+  double a = own.rotational(A, A), d = own.rotational(B, B), kk = own.rotational(K, K);
+  double bb = own.rotational(A, B), ak = own.rotational(A, K), bk = own.rotational(B, K);
+  if (!model.children[i].empty()) {
+    const Mat3& R = composite.rotational;
+    m += composite.mass, ha += composite.first_moment[A], hb += composite.first_moment[B];
+    hk += composite.first_moment[K];
+    a += R(A, A), d += R(B, B), kk += R(K, K), bb += R(A, B), ak += R(A, K), bk += R(B, K);
+  }
+  composite.mass = m;  // for the caller: I^c_i about o_i, body coordinates
+  composite.first_moment[A] = ha, composite.first_moment[B] = hb, composite.first_moment[K] = hk;
+  composite.rotational(A, A) = a, composite.rotational(B, B) = d, composite.rotational(K, K) = kk;
+  composite.rotational(A, B) = composite.rotational(B, A) = bb;
+  composite.rotational(A, K) = composite.rotational(K, A) = ak;
+  composite.rotational(B, K) = composite.rotational(K, B) = bk;
   const double sign = joint.axis[K];
-  double* entries = data.mass_matrix.data();
-  const std::ptrdiff_t stride = data.mass_matrix.rows();
-  const ForceRows forces(data);
+  double* const entries = forces.entries;
+  const std::ptrdiff_t stride = forces.stride;
   const std::ptrdiff_t column = joint.v_index;
-  // F_i = sign [I e_K; e_K × h], e_K × h = h_A e_B − h_B e_A
-  forces.row[A][column] = sign * I(A, K), forces.row[B][column] = sign * I(B, K), forces.row[K][column] = sign * I(K, K);
-  forces.row[3 + A][column] = -sign * h[B], forces.row[3 + B][column] = sign * h[A], forces.row[3 + K][column] = 0.0;
+  // F_i = sign [I e_K; e_K × h], e_K × h = h_A e_B − h_B e_A; rows (n_A, n_B, n_K, f_A, f_B, f_K)
+  const double own_force[6] = {sign * ak, sign * bk, sign * kk, -sign * hb, sign * ha, 0.0};
   const double t = sign * s;  // Q^{l̄}_l = [c −t; t c] on (A, B) (EC eq. 3, PrincipalRotation::make)
   const Vec3& x = joint.origin;
   const double x0 = x[0], x1 = x[1], x2 = x[2];
-  const bool root = parent == kGround;
   // For each k of the subtree: M_ki = M_ik = S_iᵀ F_k = sign n_K, then F_k = X*_i F_k =
-  // [Q n + x × Q f; Q f]. Written once for a number and once for two (Packed: k, k + 1).
-  const auto step = [&](auto tag, std::ptrdiff_t k) {
-    using V = decltype(tag);
-    const auto load = [&](int j) -> V {
-      if constexpr (std::is_same_v<V, double>) return forces.row[j][k];
-      else return Eigen::Map<const Packed>(forces.row[j] + k);
-    };
+  // [Q n + x × Q f; Q f]. Written once for a number and once for two (Packed: k, k + 1),
+  // F given as (n_A, n_B, n_K, f_A, f_B, f_K).
+  const auto step = [&](std::ptrdiff_t k, const auto (&F)[6]) {
+    using V = std::decay_t<decltype(F[0])>;
     const auto store = [&](int j, const V& value) {
       if constexpr (std::is_same_v<V, double>) forces.row[j][k] = value;
       else Eigen::Map<Packed>(forces.row[j] + k) = value;
     };
-    const V nk = load(K);
-    const V entry = sign * nk;
+    const V entry = sign * F[2];
     if constexpr (std::is_same_v<V, double>) {
       entries[k + column * stride] = entry;
       entries[column + k * stride] = entry;
@@ -240,32 +269,48 @@ MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, int i, double 
       entries[column + (k + 1) * stride] = entry[1];
     }
     if (root) return;
-    const V na = load(A), nb = load(B), fa = load(3 + A), fb = load(3 + B), fk = load(3 + K);
     V f[3], w[3];  // Q f, Q n
-    f[A] = c * fa - t * fb, f[B] = t * fa + c * fb, f[K] = fk;
-    w[A] = c * na - t * nb, w[B] = t * na + c * nb, w[K] = nk;
+    f[A] = c * F[3] - t * F[4], f[B] = t * F[3] + c * F[4], f[K] = F[5];
+    w[A] = c * F[0] - t * F[1], w[B] = t * F[0] + c * F[1], w[K] = F[2];
     store(0, w[0] + (x1 * f[2] - x2 * f[1]));  // Q n + x × Q f
     store(1, w[1] + (x2 * f[0] - x0 * f[2]));
     store(2, w[2] + (x0 * f[1] - x1 * f[0]));
-    store(3 + A, f[A]), store(3 + B, f[B]);  // f_K is unchanged
+    store(3 + A, f[A]), store(3 + B, f[B]), store(3 + K, f[K]);  // f_K unchanged, but F_i's 0 is written here
+  };                                                              // and the pair's loads find one wide store
+  constexpr int kRow[6] = {A, B, K, 3 + A, 3 + B, 3 + K};  // F's order above → rows of forces
+  const auto single = [&](std::ptrdiff_t k) {
+    double F[6];
+    for (int j = 0; j < 6; ++j) F[j] = forces.row[kRow[j]][k];
+    step(k, F);
+  };
+  const auto pair = [&](std::ptrdiff_t k) {
+    Packed F[6];
+    for (int j = 0; j < 6; ++j) F[j] = Eigen::Map<const Packed>(forces.row[kRow[j]] + k);
+    step(k, F);
   };
   const int end = model.subtree_dof_end[i];
   if (end >= 0) {  // the subtree's coordinates are column … end − 1
-    std::ptrdiff_t k = column;
-    for (; k + 2 <= end; k += 2) step(Packed(), k);
-    if (k < end) step(0.0, k);
+    std::ptrdiff_t k = column + 1;
+    if (column % 2 == 0 && k < end) {  // (F_i, F_{i+1})
+      Packed F[6];
+      for (int j = 0; j < 6; ++j) F[j] = Packed(own_force[j], forces.row[kRow[j]][k]);
+      step(column, F);
+      ++k;
+    } else {
+      step(column, own_force);
+    }
+    for (; k + 2 <= end; k += 2) pair(k);
+    if (k < end) single(k);
   } else {
+    step(column, own_force);
     for (const int b : model.subtree[i]) {
       const Joint& below = model.joints[b];
-      if (below.nv != 0) step(0.0, below.v_index);
+      if (below.nv != 0 && b != i) single(below.v_index);
     }
   }
-  entries[column + column * stride] = I(K, K);  // M_ii = S_iᵀ I^c_i S_i = sign² I^c_KK
+  entries[column + column * stride] = kk;  // M_ii = S_iᵀ I^c_i S_i = sign² I^c_KK
   if (root) return;
   // I^c_λ(i) += X*_i I^c_i X_i: turn (Q h, Q I Qᵀ on the (A, B) block), then shift by x.
-  // Every input is read into a local first (the stores into the parent could alias them).
-  const double a = I(A, A), bb = I(A, B), d = I(B, B), ak = I(A, K), bk = I(B, K), kk = I(K, K);
-  const double ha = h[A], hb = h[B], hk = h[K];
   const double cc = c * c, tt = t * t, ct = c * t;
   const double twice = 2.0 * ct * bb;
   double turned[6];  // Q I Qᵀ: (AA, BB, KK, AB, AK, BK)
@@ -310,22 +355,30 @@ const MatX& detail::composite_rigid_body_in_body_frames(const Model& model, Data
   data.reserve(model, DenseWorkspace::MassMatrix);  // allocates only in a Data made without it
   const int n = model.num_bodies();
   data.mass_matrix.setZero();  // entries of coordinates on different branches stay zero
-  // One backward pass. About ±e_K, cos φ and sin φ of body i − 1 are taken before body i's
-  // step (as the kinematics stage takes them one body ahead): the call runs beside body i's
-  // arithmetic.
-  double cosine = 1.0, sine = 0.0;
-  joint_cosine_sine(model, n - 1, q, cosine, sine);
-  for (int i = n - 1; i >= 0; --i) {
-    double next_cosine = 1.0, next_sine = 0.0;
-    if (i > 0) joint_cosine_sine(model, i - 1, q, next_cosine, next_sine);
+  // cos φ, sin φ of every revolute joint first, two angles per SSE2 register
+  // (sine_cosine_pair; other kinds take angle 0: cos 1, sin 0, unread).
+  double* cosines = data.joint_cosine.data();
+  double* sines = data.joint_sine.data();
+  const auto angle = [&](int i) {
+    const Joint& joint = model.joints[static_cast<std::size_t>(i)];
+    return takes_caller_cosine_sine<kCallerCosineSineKinds>(joint.kind) ? q[joint.q_index] : 0.0;
+  };
+  int i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const double angles[2] = {angle(i), angle(i + 1)};
+    sine_cosine_pair(angles, sines + i, cosines + i);
+  }
+  if (i < n) sine_cosine(angle(i), sines[i], cosines[i]);
+  // One backward pass.
+  const ForceRows forces(data);
+  for (i = n - 1; i >= 0; --i) {
     visit_joint_kind(model.joints[i].kind, [&](auto kind) {
       using J = decltype(kind);
       if constexpr (AboutPrincipalAxis<J>::value)
-        absorb_turn<AboutPrincipalAxis<J>::axis>(model, data, i, cosine, sine);
+        absorb_turn<AboutPrincipalAxis<J>::axis>(model, data, forces, i, cosines[i], sines[i]);
       else
-        absorb_body<J>(model, data, i, q);
+        absorb_body<J>(model, data, forces, i, q);
     });
-    cosine = next_cosine, sine = next_sine;
   }
   if (model.has_armature) data.mass_matrix.diagonal() += model.armature;  // drives' reflected inertia
   return data.mass_matrix;

@@ -46,7 +46,11 @@ Data::Data(const Model& model, DenseWorkspace dense) {
   subtree_inertia.assign(n, SpatialInertia{});
   subtree_force.assign(n, Vec6::Zero());
 
+  body_inertia.assign(n, SpatialInertia{});
+  body_inertia_source.assign(n, BodyInertiaSource{});
   composite_inertia.assign(n, SpatialInertia{});
+  joint_cosine = VecX::Ones(static_cast<Eigen::Index>(n));
+  joint_sine = VecX::Zero(static_cast<Eigen::Index>(n));
   composite_force.assign(static_cast<std::size_t>(nv), Vec6::Zero());
   composite_force_rows.setZero(6, nv);
   body_force.assign(n, Vec6::Zero());
@@ -203,6 +207,7 @@ std::size_t Data::allocated_bytes() const {
   total += bytes_of(local_velocity) + bytes_of(local_acceleration) + bytes_of(rnea_world_rotation);
   total += bytes_of(natural_rotation) + bytes_of(natural_offset) + bytes_of(natural_motion_axis);
   total += bytes_of(natural_velocity) + bytes_of(natural_acceleration) + bytes_of(natural_body_rates);
+  total += bytes_of(body_inertia) + bytes_of(body_inertia_source);
   total += bytes_of(composite_inertia) + bytes_of(composite_force) + bytes_of(body_force);
   total += bytes_of(composite_force_rows);
   total += bytes_of(articulated_inertia) + bytes_of(articulated_bias) + bytes_of(aba_u_force);
@@ -212,6 +217,7 @@ std::size_t Data::allocated_bytes() const {
   total += bytes_of(passive_dofs) + bytes_of(actuated_dofs);
   total += bytes_of(cut_subtree_wrench) + bytes_of(external_wrench) + bytes_of(joint_stuck);
   // Eigen vectors and matrices
+  total += bytes_of(joint_cosine) + bytes_of(joint_sine);
   total += bytes_of(mass_matrix) + bytes_of(bias_force) + bytes_of(gravity_force) + bytes_of(tau) + bytes_of(ddq);
   total += bytes_of(aba_u) + bytes_of(loop_residual) + bytes_of(loop_jacobian);
   total += bytes_of(loop_bias) + bytes_of(loop_multiplier) + bytes_of(friction_effort);

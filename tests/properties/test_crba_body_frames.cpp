@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "mechdyn/dynamics/crba.hpp"
 #include "mechdyn/dynamics/rnea.hpp"
@@ -181,6 +182,55 @@ TEST(CrbaBodyFrames, LeavesNoStaleKinematicsBehind) {
   forward_kinematics(model, data, testing::random_configuration(model, rng));
   crba(model, data, testing::random_configuration(model, rng));
   EXPECT_THROW(crba_from_kinematics(model, data), InvalidArgument);
+}
+
+// The body inertias about o_i are memoised in Data (data.body_inertia, checked against the
+// body's numbers bit for bit each call): a Model changed in place after finalize_model, the
+// way Python's set_body_mass or an identification loop does, must be followed at once.
+// Each change is one number of one body (mass; a com component; an inertia entry, changed
+// symmetrically; a change back to the first value; −0 for +0 in a com, which changes no
+// result but must not confuse the comparison), and every call is compared with the world
+// form on a fresh Data. Bugs caught: a memo made once and kept, a comparison that skips the
+// com's last component or the inertia's last entry or the mass (the packed pairs' edges).
+TEST(CrbaBodyFrames, FollowsABodyChangedInPlace) {
+  Model model = one_axis_tree(12, 9, 0.3, false);
+  ASSERT_TRUE(model.crba_in_body_frames);
+  std::mt19937 rng(41);
+  const VecX q = testing::random_configuration(model, rng);
+  Data data(model);
+  const auto expect_world_form = [&](const std::string& what) {
+    const MatX mass = crba(model, data, q);
+    Data world(model);
+    forward_kinematics(model, world, q);
+    const MatX reference = crba_from_kinematics(model, world);
+    EXPECT_LE((mass - reference).cwiseAbs().maxCoeff() / (1.0 + reference.cwiseAbs().maxCoeff()), 1e-13) << what;
+    for (int i = 0; i < model.num_bodies(); ++i) {
+      const Body& body = model.bodies[static_cast<std::size_t>(i)];
+      const SpatialInertia own = SpatialInertia::from_com(body.mass, body.com, body.inertia);
+      EXPECT_EQ(data.body_inertia[static_cast<std::size_t>(i)].mass, own.mass) << what;
+      EXPECT_EQ(data.body_inertia[static_cast<std::size_t>(i)].first_moment, own.first_moment) << what;
+      EXPECT_EQ(data.body_inertia[static_cast<std::size_t>(i)].rotational, own.rotational) << what;
+    }
+  };
+  expect_world_form("first call");
+  Body& body = model.bodies[4];
+  const double mass = body.mass;
+  body.mass = 2.5 * mass + 0.1;
+  expect_world_form("mass changed");
+  body.mass = mass;
+  expect_world_form("mass changed back");
+  for (int k = 0; k < 3; ++k) {
+    body.com[k] += 0.05;
+    expect_world_form("com[" + std::to_string(k) + "] changed");
+  }
+  for (int r = 0; r < 3; ++r) {
+    body.inertia(r, r) += 0.01 * (r + 1);
+    expect_world_form("inertia(" + std::to_string(r) + "," + std::to_string(r) + ") changed");
+  }
+  body.inertia(1, 2) = body.inertia(2, 1) = body.inertia(1, 2) + 0.001;
+  expect_world_form("inertia(1,2) changed");
+  model.bodies[0].com[2] = model.bodies[0].com[2] == 0.0 ? -0.0 : model.bodies[0].com[2];
+  expect_world_form("a com's −0");
 }
 
 }  // namespace

@@ -46,6 +46,13 @@ inline constexpr DenseWorkspace operator&(DenseWorkspace a, DenseWorkspace b) {
   return static_cast<DenseWorkspace>(static_cast<unsigned>(a) & static_cast<unsigned>(b));
 }
 
+/// The numbers a body's memoised inertia about its origin was made from (Data::body_inertia):
+/// com (3), a zero, inertia (9, column-major), mass, bit for bit, in this order (16-byte
+/// aligned pairs for the comparison, src/dynamics/body_inertia_at_origin.hpp).
+struct alignas(16) BodyInertiaSource {
+  double bits[14] = {};
+};
+
 struct Data {
   /// Every workspace, the dense ones included: any algorithm runs on it without allocating.
   explicit Data(const Model& model);
@@ -122,7 +129,12 @@ struct Data {
   AlignedVector<Vec6> natural_body_rates;     // pair (Qᵀ ϕ̇, Qᵀ ϕ̈) by rows: angular velocity, acceleration, body axes
 
   // ---- scratch of the recursive algorithms ----------------------------------
+  std::vector<SpatialInertia> body_inertia;               // I_i about o_i, body coordinates (from_com of bodies[i]),
+  std::vector<BodyInertiaSource> body_inertia_source;     // kept while the body's numbers equal these
+                                                          // (src/dynamics/body_inertia_at_origin.hpp)
   std::vector<SpatialInertia> composite_inertia;  // CRBA I^c_i
+  VecX joint_cosine, joint_sine;                  // per body: cos φ, sin φ of a revolute joint's angle (1, 0 for
+                                                  // other kinds), taken two at a time (crba in body coordinates)
   AlignedVector<Vec6> composite_force;            // per velocity coordinate k of joint i: F_k = I^c_i S_k
   Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::RowMajor> composite_force_rows;  // the same F_k as six rows over k
                                                   // (crba in body coordinates: runs of k in one packed load)
