@@ -120,10 +120,13 @@ inline Vec6 composite_force(const Joint& joint, const SpatialInertia& inertia) {
 inline const SpatialInertia& complete_composite(const Model& model, Data& data, int i) {
   const SpatialInertia& own = detail::body_inertia_at_origin(model, data, i);
   SpatialInertia& composite = data.composite_inertia[i];
-  if (model.children[i].empty())
+  if (model.children[i].empty()) {
     composite = own;
-  else
+  } else {  // absorb_turn's children write the lower triangle only: mirror it
+    Mat3& sum = composite.rotational;
+    sum(0, 1) = sum(1, 0), sum(0, 2) = sum(2, 0), sum(1, 2) = sum(2, 1);
     composite += own;
+  }
   return composite;
 }
 
@@ -202,6 +205,10 @@ MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, const ForceRow
   }
 }
 
+/// (row, column) of entry (r, c) of a symmetric 3 × 3 in its lower triangle.
+template <int R, int C>
+constexpr int kLower[2] = {R > C ? R : C, R > C ? C : R};
+
 /// absorb_body written out for a revolute joint about ±e_K (most robots; the RX/RY/RZ of
 /// RBDL and Pinocchio): S_iᵀ F = ±n_K, X*_i turns two components of each 3-vector, and the
 /// inertia turns in its (A, B) block only; every number in registers from its load to its
@@ -211,7 +218,8 @@ MECHDYN_NOINLINE void absorb_body(const Model& model, Data& data, const ForceRow
 /// the store queue waits for them to reach the cache: on the benchmark machine that cost
 /// more than the arithmetic it fed):
 /// - I^c_i's numbers are read one at a time, as the children's steps stored them, and
-///   I^c_i is then kept in registers; data.composite_inertia[i] is written for the caller.
+///   I^c_i is then kept in registers (writing it out for a caller cost ~9 % on the arm).
+///   The parent gets the lower triangle of X* I^c X only (10 stores, not 13).
 /// - F_k moves in pairs (k, k + 1) at even k only, so that body i's packed load finds the
 ///   packed store of the child below it at the same pair. F_i comes from registers: alone
 ///   when column i is odd, else in the first pair beside F_{i+1} read on its own (which
@@ -223,24 +231,21 @@ MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, const ForceRow
   const Joint& joint = model.joints[i];
   const int parent = model.bodies[i].parent;
   const bool root = parent == kGround;
-  // I^c_i = I_i + Σ children (complete_composite, number by number)
+  // I^c_i = I_i + Σ children (complete_composite, number by number; the children's sums
+  // hold the lower triangle, kLower), kept in registers: data.composite_inertia is scratch.
   const SpatialInertia& own = detail::body_inertia_at_origin(model, data, i);
-  SpatialInertia& composite = data.composite_inertia[i];
   double m = own.mass, ha = own.first_moment[A], hb = own.first_moment[B], hk = own.first_moment[K];
   double a = own.rotational(A, A), d = own.rotational(B, B), kk = own.rotational(K, K);
   double bb = own.rotational(A, B), ak = own.rotational(A, K), bk = own.rotational(B, K);
   if (!model.children[i].empty()) {
-    const Mat3& R = composite.rotational;
-    m += composite.mass, ha += composite.first_moment[A], hb += composite.first_moment[B];
-    hk += composite.first_moment[K];
-    a += R(A, A), d += R(B, B), kk += R(K, K), bb += R(A, B), ak += R(A, K), bk += R(B, K);
+    const SpatialInertia& children = data.composite_inertia[i];
+    const Mat3& R = children.rotational;
+    m += children.mass, ha += children.first_moment[A], hb += children.first_moment[B];
+    hk += children.first_moment[K];
+    a += R(A, A), d += R(B, B), kk += R(K, K);
+    bb += R(kLower<A, B>[0], kLower<A, B>[1]), ak += R(kLower<A, K>[0], kLower<A, K>[1]);
+    bk += R(kLower<B, K>[0], kLower<B, K>[1]);
   }
-  composite.mass = m;  // for the caller: I^c_i about o_i, body coordinates
-  composite.first_moment[A] = ha, composite.first_moment[B] = hb, composite.first_moment[K] = hk;
-  composite.rotational(A, A) = a, composite.rotational(B, B) = d, composite.rotational(K, K) = kk;
-  composite.rotational(A, B) = composite.rotational(B, A) = bb;
-  composite.rotational(A, K) = composite.rotational(K, A) = ak;
-  composite.rotational(B, K) = composite.rotational(K, B) = bk;
   const double sign = joint.axis[K];
   double* const entries = forces.entries;
   const std::ptrdiff_t stride = forces.stride;
@@ -339,9 +344,9 @@ MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, const ForceRow
   Mat3& T = target.rotational;
   const bool first = i == model.children[parent].back();  // the first child done: = instead of +=
   accumulate(T(A, A), sum_aa, first), accumulate(T(B, B), sum_bb, first), accumulate(T(K, K), sum_kk, first);
-  accumulate(T(A, B), sum_ab, first), accumulate(T(B, A), sum_ab, first);
-  accumulate(T(A, K), sum_ak, first), accumulate(T(K, A), sum_ak, first);
-  accumulate(T(B, K), sum_bk, first), accumulate(T(K, B), sum_bk, first);
+  accumulate(T(kLower<A, B>[0], kLower<A, B>[1]), sum_ab, first);  // the lower triangle only
+  accumulate(T(kLower<A, K>[0], kLower<A, K>[1]), sum_ak, first);
+  accumulate(T(kLower<B, K>[0], kLower<B, K>[1]), sum_bk, first);
   accumulate(target.mass, m, first);
   Vec3& g = target.first_moment;  // + Q h + m x
   accumulate(g[0], moment[0] + m * x0, first);

@@ -91,48 +91,53 @@ namespace detail {
 /// both go through sine_cosine.
 [[gnu::always_inline]] inline void sine_cosine_pair(const double* x, double* sine, double* cosine) {
 #if defined(__SSE2__)
-  using Pair = Eigen::Array2d;
-  const Pair angle(x[0], x[1]);
   if (__builtin_expect(!(std::abs(x[0]) < 1e5 && std::abs(x[1]) < 1e5), 0)) {
     sine_cosine(x[0], sine[0], cosine[0]);
     sine_cosine(x[1], sine[1], cosine[1]);
     return;
   }
-  constexpr double kTwoOverPi = 0.63661977236758134308;  // the constants of sine_cosine
-  constexpr double kPio2First = 0x1.921fb544p+0;
-  constexpr double kPio2Second = 0x1.0b4611a6p-34;
-  constexpr double kPio2Third = 0x1.3198a2e037073p-69;
-  constexpr double kShifter = 6755399441055744.0;
-  const Pair shifted = angle * kTwoOverPi + kShifter;
-  const Pair k = shifted - kShifter;
-  const Pair r = ((angle - k * kPio2First) - k * kPio2Second) - k * kPio2Third;
-  const Pair z = r * r;
-  const Pair z2 = z * z;
+  // SSE2 intrinsics, not Eigen::Array2d: a constant is then one 16-byte load, not a load
+  // and a broadcast.
+  using P = __m128d;
+  const auto k2 = [](double value) { return _mm_set1_pd(value); };
+  const auto mul = [](P a, P b) { return _mm_mul_pd(a, b); };
+  const auto add = [](P a, P b) { return _mm_add_pd(a, b); };
+  const auto sub = [](P a, P b) { return _mm_sub_pd(a, b); };
+  const auto linear = [&](double p, double q, P z) { return add(k2(p), mul(k2(q), z)); };  // p + q z
+  const P angle = _mm_set_pd(x[1], x[0]);  // two 8-byte loads: the caller may have just stored them one by one
+  // the constants of sine_cosine
+  const P shifted = add(mul(angle, k2(0.63661977236758134308)), k2(6755399441055744.0));
+  const P k = sub(shifted, k2(6755399441055744.0));
+  const P r = sub(sub(sub(angle, mul(k, k2(0x1.921fb544p+0))), mul(k, k2(0x1.0b4611a6p-34))),
+                  mul(k, k2(0x1.3198a2e037073p-69)));
+  const P z = mul(r, r);
+  const P z2 = mul(z, z);
+  const P z4 = mul(z2, z2);
   // sine_cosine's Estrin scheme, the sine's coefficients for both lanes, then the cosine's
-  const Pair sine_poly = ((-1.0 / 6.0 + (1.0 / 120.0) * z) + (-1.0 / 5040.0 + (1.0 / 362880.0) * z) * z2) +
-                         ((-1.0 / 39916800.0 + (1.0 / 6227020800.0) * z) +
-                          (-1.0 / 1307674368000.0 + (1.0 / 355687428096000.0) * z) * z2) *
-                             (z2 * z2);
-  const Pair cosine_poly = ((1.0 / 24.0 + (-1.0 / 720.0) * z) + (1.0 / 40320.0 + (-1.0 / 3628800.0) * z) * z2) +
-                           ((1.0 / 479001600.0 + (-1.0 / 87178291200.0) * z) +
-                            (1.0 / 20922789888000.0 + (-1.0 / 6402373705728000.0) * z) * z2) *
-                               (z2 * z2);
-  const Pair s = r + (r * z) * sine_poly;
-  const Pair half = 0.5 * z;
-  const Pair w = 1.0 - half;
-  const Pair c = w + (((1.0 - w) - half) + (z * z) * cosine_poly);
+  const P sine_poly = add(add(linear(-1.0 / 6.0, 1.0 / 120.0, z), mul(linear(-1.0 / 5040.0, 1.0 / 362880.0, z), z2)),
+                          mul(add(linear(-1.0 / 39916800.0, 1.0 / 6227020800.0, z),
+                                  mul(linear(-1.0 / 1307674368000.0, 1.0 / 355687428096000.0, z), z2)),
+                              z4));
+  const P cosine_poly =
+      add(add(linear(1.0 / 24.0, -1.0 / 720.0, z), mul(linear(1.0 / 40320.0, -1.0 / 3628800.0, z), z2)),
+          mul(add(linear(1.0 / 479001600.0, -1.0 / 87178291200.0, z),
+                  mul(linear(1.0 / 20922789888000.0, -1.0 / 6402373705728000.0, z), z2)),
+              z4));
+  const P s = add(r, mul(mul(r, z), sine_poly));
+  const P half = mul(k2(0.5), z);
+  const P w = sub(k2(1.0), half);
+  const P c = add(w, add(sub(sub(k2(1.0), w), half), mul(z2, cosine_poly)));
   // Quadrant k mod 4 from shifted's low bits, per lane: odd swaps sin and cos; 2, 3 negate
   // the sine; 1, 2 negate the cosine (sine_cosine's table).
-  const __m128i bits = _mm_castpd_si128(_mm_loadu_pd(shifted.data()));
+  const __m128i bits = _mm_castpd_si128(shifted);
   const __m128i one = _mm_set1_epi64x(1), two = _mm_set1_epi64x(2);
   const __m128i odd = _mm_cmpeq_epi32(_mm_shuffle_epi32(_mm_and_si128(bits, one), _MM_SHUFFLE(2, 2, 0, 0)),
-                                      _mm_shuffle_epi32(one, _MM_SHUFFLE(2, 2, 0, 0)));  // all ones where k odd
+                                      _mm_set1_epi32(1));  // all ones where k is odd
   const __m128i sine_sign = _mm_slli_epi64(_mm_and_si128(bits, two), 62);
   const __m128i cosine_sign = _mm_slli_epi64(_mm_and_si128(_mm_add_epi64(bits, one), two), 62);
-  const __m128d swap = _mm_castsi128_pd(odd);
-  const __m128d sv = _mm_loadu_pd(s.data()), cv = _mm_loadu_pd(c.data());
-  const __m128d swapped_sine = _mm_or_pd(_mm_and_pd(swap, cv), _mm_andnot_pd(swap, sv));
-  const __m128d swapped_cosine = _mm_or_pd(_mm_and_pd(swap, sv), _mm_andnot_pd(swap, cv));
+  const P swap = _mm_castsi128_pd(odd);
+  const P swapped_sine = _mm_or_pd(_mm_and_pd(swap, c), _mm_andnot_pd(swap, s));
+  const P swapped_cosine = _mm_or_pd(_mm_and_pd(swap, s), _mm_andnot_pd(swap, c));
   _mm_storeu_pd(sine, _mm_xor_pd(swapped_sine, _mm_castsi128_pd(sine_sign)));
   _mm_storeu_pd(cosine, _mm_xor_pd(swapped_cosine, _mm_castsi128_pd(cosine_sign)));
 #else
