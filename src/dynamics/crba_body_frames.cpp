@@ -36,7 +36,7 @@
 // made every call); the joint angles' cos, sin are taken two per SSE2 register before the
 // pass (sine_cosine_pair, ~7 %); and every load is as wide as the store that wrote it (a
 // packed load over two scalar stores waits for them: absorb_turn's comment).
-// Reads: model, q. Writes data.composite_inertia (I^c_i about o_i, body coordinates),
+// Reads: model, q. Writes data.composite_inertia (scratch: the children's sums, lower triangle),
 // data.composite_force_rows (F_k, left in its root body's coordinates), data.mass_matrix
 // (both triangles), data.body_inertia(_source), data.joint_cosine/sine. The kinematics
 // stage is not touched. Allocates nothing.
@@ -220,10 +220,11 @@ constexpr int kLower[2] = {R > C ? R : C, R > C ? C : R};
 /// - I^c_i's numbers are read one at a time, as the children's steps stored them, and
 ///   I^c_i is then kept in registers (writing it out for a caller cost ~9 % on the arm).
 ///   The parent gets the lower triangle of X* I^c X only (10 stores, not 13).
-/// - F_k moves in pairs (k, k + 1) at even k only, so that body i's packed load finds the
+/// - F_k moves in pairs (k, k + 1) counted from the end of the subtree's run (end − k
+///   even), so that in a chain, where every run ends at nv, body i's packed load finds the
 ///   packed store of the child below it at the same pair. F_i comes from registers: alone
-///   when column i is odd, else in the first pair beside F_{i+1} read on its own (which
-///   the child, at an odd column, stored alone).
+///   when the run's length is odd, else in the first pair beside F_{i+1} read on its own
+///   (the child's run, one shorter, is odd: it stored F_{i+1} alone).
 template <int K>
 MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, const ForceRows& forces, int i, double c,
                                   double s) {
@@ -296,7 +297,7 @@ MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, const ForceRow
   const int end = model.subtree_dof_end[i];
   if (end >= 0) {  // the subtree's coordinates are column … end − 1
     std::ptrdiff_t k = column + 1;
-    if (column % 2 == 0 && k < end) {  // (F_i, F_{i+1})
+    if ((end - column) % 2 == 0) {  // (F_i, F_{i+1})
       Packed F[6];
       for (int j = 0; j < 6; ++j) F[j] = Packed(own_force[j], forces.row[kRow[j]][k]);
       step(column, F);
@@ -304,8 +305,7 @@ MECHDYN_NOINLINE void absorb_turn(const Model& model, Data& data, const ForceRow
     } else {
       step(column, own_force);
     }
-    for (; k + 2 <= end; k += 2) pair(k);
-    if (k < end) single(k);
+    for (; k < end; k += 2) pair(k);  // end − k even: the pairs counted from the run's end
   } else {
     step(column, own_force);
     for (const int b : model.subtree[i]) {

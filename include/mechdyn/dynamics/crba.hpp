@@ -14,8 +14,8 @@ namespace mechdyn {
 ///   Featherstone's Table 6.2 in body coordinates (src/dynamics/crba_body_frames.cpp), from
 ///   the joints' relative poses alone. It does not run the kinematics stage and marks it
 ///   empty (data.kinematics_level = −1), so that a *_from_kinematics call after it asks for
-///   forward_kinematics instead of reading poses of another q. data.composite_inertia then
-///   holds I^c_i about body i's origin in body coordinates.
+///   forward_kinematics instead of reading poses of another q. data.composite_inertia is
+///   scratch there (the children's sums, lower triangle; the world form below leaves I^c_i).
 /// - otherwise: forward_kinematics(q), then crba_from_kinematics (world coordinates).
 const MatX& crba(const Model& model, Data& data, const Eigen::Ref<const VecX>& q);
 
