@@ -166,9 +166,15 @@ function render() {
 }
 
 let frames = 0, lastFrame = performance.now(), dirty = true;
+// Starting the clock: the first frame counts from the press, not from the frame before it
+// (under load that frame can be up to the 0.1 s clamp old, and the time advanced early).
+function setPlaying(on) {
+  if (on && !playing) lastFrame = performance.now();
+  playing = on;
+}
 controls.addEventListener('change', () => { dirty = true; });
 function loop(now) {
-  const dt = Math.min(0.1, (now - lastFrame) / 1000);
+  const dt = Math.min(0.1, Math.max(0, (now - lastFrame) / 1000));
   lastFrame = now;
   if (playing && run) {
     playTime += dt * speed * timeScale;
@@ -228,7 +234,7 @@ if (run) {
   const slider = $('time');
   slider.max = String(run.rows - 1);
   slider.oninput = () => { row = Number(slider.value); playTime = run.times[row]; update(); };
-  $('play').onclick = () => { playing = !playing; $('play').textContent = playing ? 'pause' : 'play'; };
+  $('play').onclick = () => { setPlaying(!playing); $('play').textContent = playing ? 'pause' : 'play'; };
   $('speed').onchange = () => { speed = Number($('speed').value); };
   const select = $('columns');
   for (const c of run.columns.slice(1)) select.add(new Option(c, c));
@@ -333,7 +339,7 @@ window.mechdynViewer = {
     input.oninput();
     return Number(input.value);
   },
-  play(on) { playing = on; },
+  play(on) { setPlaying(on); },
   plots: () => plots.map((p) => p.column),
   frames: () => frames,
   cost: () => ({ ...cost, drawCalls: renderer.info.render.calls, triangles: renderer.info.render.triangles }),
